@@ -1,1 +1,164 @@
-//! (in progress)
+//! [`Options`] for a Claude Code session, and their mapping to the CLI's argv
+//! and environment ([`Options::to_command`]) and to the `initialize` control
+//! request ([`Options::initialize_request`]).
+//!
+//! Fields are public (read them, or set them directly); every field also has
+//! a consuming builder method of the same name:
+//!
+//! ```
+//! use claude_agent::options::{CommandContext, Options, PermissionMode};
+//! use std::path::PathBuf;
+//!
+//! let opts = Options::new()
+//!     .model("claude-sonnet-4-5")
+//!     .max_turns(3)
+//!     .allowed_tools(["Read", "Grep"])
+//!     .permission_mode(PermissionMode::AcceptEdits);
+//! let cmd = opts.to_command(PathBuf::from("claude"), &CommandContext::default())?;
+//! assert!(cmd.args.iter().any(|a| a == "--max-turns"));
+//! # Ok::<(), claude_agent::options::OptionsError>(())
+//! ```
+//!
+//! # Flag injection
+//!
+//! The CLI parses its argv with flags that take values, so a value beginning
+//! with `-` could be read as a flag. The rules, per option:
+//!
+//! - `resume`, `session_id`, `resume_session_at`, `setting_sources` always use
+//!   `--flag=value`.
+//! - Free text and paths (`system_prompt` text, appended prompt, prompt file,
+//!   `settings`, `mcp_servers` JSON or path, `add_dirs`, `plugins`,
+//!   `output_format`, `extra_args` values) use a separate argv element like
+//!   the official SDKs, and switch to `--flag=value` when the value starts
+//!   with `-`: a prompt may legitimately start with `- `.
+//! - Names (`model`, `fallback_model`, `permission_prompt_tool_name`, tools,
+//!   skills, betas) are rejected with a typed [`OptionsError`] when they start
+//!   with `-`: no valid name does, so it is a mistake or an attack.
+//! - Any value containing a NUL byte is rejected.
+
+mod agent;
+mod argv;
+mod builder;
+mod command;
+mod env;
+mod error;
+mod initialize;
+mod json;
+mod mcp;
+mod types;
+mod validate;
+
+#[cfg(test)]
+mod argv_tests;
+#[cfg(test)]
+mod validate_tests;
+
+pub use agent::AgentDefinition;
+pub use command::{CliCommand, CommandContext};
+pub use error::OptionsError;
+pub use mcp::{McpServerConfig, McpServers};
+pub use types::{
+    Effort, OutputFormat, PermissionMode, SettingSource, Settings, SystemPrompt, Thinking, Tools,
+};
+
+use serde_json::Value;
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// Everything that configures one Claude Code session, as in the official
+/// Agent SDKs. See the [module docs](self) for how values reach the CLI.
+///
+/// Callbacks (permission prompts, hooks, in-process MCP tools) are not here:
+/// the SDK layer owns them and tells [`Options::to_command`] and
+/// [`Options::initialize_request`] about them.
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub struct Options {
+    /// Base tool set (`--tools`); unset keeps the CLI's default.
+    pub tools: Option<Tools>,
+    /// Tools allowed without asking (`--allowedTools a,b`).
+    pub allowed_tools: Vec<String>,
+    /// Tools removed from the model's context (`--disallowedTools a,b`).
+    pub disallowed_tools: Vec<String>,
+    /// System prompt; unset sends `--system-prompt ""`.
+    pub system_prompt: Option<SystemPrompt>,
+    /// MCP servers (`--mcp-config`).
+    pub mcp_servers: McpServers,
+    /// Use only the MCP servers given here (`--strict-mcp-config`).
+    pub strict_mcp_config: bool,
+    /// Permission mode (`--permission-mode`).
+    pub permission_mode: Option<PermissionMode>,
+    /// MCP tool that answers permission prompts (`--permission-prompt-tool`).
+    /// Cannot be combined with a permission callback.
+    pub permission_prompt_tool_name: Option<String>,
+    /// Continue the most recent conversation in the cwd (`--continue`).
+    pub continue_conversation: bool,
+    /// Resume this session (`--resume=ID`).
+    pub resume: Option<String>,
+    /// Use this id for the new session (`--session-id=ID`).
+    pub session_id: Option<String>,
+    /// Resume only up to this message (`--resume-session-at=UUID`).
+    pub resume_session_at: Option<String>,
+    /// Resume into a new session id instead of appending (`--fork-session`).
+    pub fork_session: bool,
+    /// Maximum agentic turns (`--max-turns N`); must be at least 1.
+    pub max_turns: Option<u32>,
+    /// Spending cap in USD (`--max-budget-usd X`); finite and non-negative.
+    pub max_budget_usd: Option<f64>,
+    /// Model (`--model`).
+    pub model: Option<String>,
+    /// Model used when the main one is overloaded (`--fallback-model`).
+    pub fallback_model: Option<String>,
+    /// API beta headers (`--betas a,b`).
+    pub betas: Vec<String>,
+    /// Extra settings (`--settings`).
+    pub settings: Option<Settings>,
+    /// Sandbox settings, merged into the settings JSON under `sandbox`.
+    pub sandbox: Option<Value>,
+    /// Extra directories the tools may access (`--add-dir D`, repeated).
+    pub add_dirs: Vec<PathBuf>,
+    /// Emit `stream_event` partial messages (`--include-partial-messages`).
+    pub include_partial_messages: bool,
+    /// Emit hook lifecycle system messages (`--include-hook-events`).
+    pub include_hook_events: bool,
+    /// Which setting files the CLI loads (`--setting-sources=a,b`); unset
+    /// keeps the CLI's default, empty loads none.
+    pub setting_sources: Option<Vec<SettingSource>>,
+    /// Local plugin directories (`--plugin-dir P`, repeated).
+    pub plugins: Vec<PathBuf>,
+    /// Extended thinking.
+    pub thinking: Option<Thinking>,
+    /// Reasoning effort (`--effort`).
+    pub effort: Option<Effort>,
+    /// Structured output (`--json-schema`).
+    pub output_format: Option<OutputFormat>,
+    /// Flags this crate does not know, in order: `(name, value)` becomes
+    /// `--name`, `--name value`, or `--name=value` when value starts with `-`.
+    pub extra_args: Vec<(String, Option<String>)>,
+    /// Environment variables for the CLI, over the inherited ones.
+    pub env: Vec<(OsString, OsString)>,
+    /// Working directory of the CLI; must exist.
+    pub cwd: Option<PathBuf>,
+    /// Path to the CLI; unset means [discovery](crate::discovery).
+    pub cli_path: Option<PathBuf>,
+    /// Run the CLI as this user; applied by the layer that spawns it.
+    pub user: Option<String>,
+    /// Let the CLI checkpoint files for `rewind_files`
+    /// (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
+    pub enable_file_checkpointing: bool,
+    /// Programmatic subagents, sent in `initialize`.
+    pub agents: Vec<(String, AgentDefinition)>,
+    /// Skills the session may use, sent in `initialize`; unset means all.
+    pub skills: Option<Vec<String>>,
+    /// Forward subagents' text to the stream (`forwardSubagentText` in
+    /// `initialize`).
+    pub forward_subagent_text: bool,
+}
+
+impl Options {
+    /// Options with every field unset: the CLI's defaults and an empty system
+    /// prompt.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}

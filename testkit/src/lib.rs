@@ -1,1 +1,21 @@
-//! Placeholder.
+#![doc = include_str!("../README.md")]
+
+mod cli;
+mod error;
+mod install;
+mod locate;
+mod procs;
+mod script;
+
+pub use cli::{
+    ENV_PID_FILE, ENV_RECORD, ENV_SCRIPT, ENV_SCRIPT_JSON, EXIT_BAD_SCRIPT, EXIT_IO, EXIT_TIMEOUT,
+    run_fake_cli,
+};
+pub use error::TestkitError;
+pub use install::FakeCli;
+pub use locate::{ENV_FAKE_CLI, fake_cli_path};
+pub use procs::{
+    ProcState, group_members, process_alive, process_group, process_state, wait_until_exited,
+    wait_until_gone,
+};
+pub use script::{OnEnd, Script, Stream};

@@ -1,1 +1,175 @@
-//! (in progress)
+//! The default channel: the CLI as a local subprocess.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use futures::future::BoxFuture;
+
+use super::{ChannelControl, ChannelError, Connection, Transport};
+use crate::process::{self, ChildProcess, ExitInfo, ProcessSpec, Signal};
+
+/// Runs the CLI as a local subprocess in its own process group.
+///
+/// [`connect`](Transport::connect) checks that the program and working
+/// directory exist before spawning, so a typo costs no side effects.
+#[derive(Debug, Clone)]
+pub struct SubprocessTransport {
+    spec: ProcessSpec,
+}
+
+impl SubprocessTransport {
+    /// A transport that will spawn `spec`.
+    pub fn new(spec: ProcessSpec) -> Self {
+        Self { spec }
+    }
+
+    /// The spec that will be spawned.
+    pub fn spec(&self) -> &ProcessSpec {
+        &self.spec
+    }
+}
+
+impl Transport for SubprocessTransport {
+    fn kind(&self) -> &'static str {
+        "subprocess"
+    }
+
+    fn connect(self: Box<Self>) -> BoxFuture<'static, Result<Connection, ChannelError>> {
+        Box::pin(async move {
+            let spec = self.spec;
+            check_spec(&spec)?;
+            let program = spec.program.clone();
+            let mut child = process::spawn(spec).await.map_err(|source| {
+                if source.kind() == std::io::ErrorKind::NotFound {
+                    ChannelError::NotFound {
+                        path: program.clone(),
+                    }
+                } else {
+                    ChannelError::Spawn {
+                        program: program.clone(),
+                        source,
+                    }
+                }
+            })?;
+            let missing = || ChannelError::Spawn {
+                program: program.clone(),
+                source: std::io::Error::other("child has no piped stdio"),
+            };
+            let reader = child.take_stdout().ok_or_else(missing)?;
+            let writer = child.take_stdin().ok_or_else(missing)?;
+            let stderr = child.take_stderr().ok_or_else(missing)?;
+            Ok(Connection {
+                reader: Box::new(reader),
+                writer: Box::new(super::stdin::StdinWriter::new(writer)),
+                stderr: Some(Box::new(stderr)),
+                control: Box::new(SubprocessControl { child }),
+            })
+        })
+    }
+}
+
+/// The typed pre-spawn checks: working directory, then program.
+fn check_spec(spec: &ProcessSpec) -> Result<(), ChannelError> {
+    if let Some(cwd) = &spec.cwd {
+        if !cwd.is_dir() {
+            return Err(ChannelError::CwdMissing { path: cwd.clone() });
+        }
+    }
+    if resolve_program(spec).is_none() {
+        return Err(ChannelError::NotFound {
+            path: spec.program.clone(),
+        });
+    }
+    Ok(())
+}
+
+/// Where the OS will find the program: a path (relative to the child's
+/// working directory), or a bare name searched in the child's `PATH`.
+pub(crate) fn resolve_program(spec: &ProcessSpec) -> Option<PathBuf> {
+    let program = &spec.program;
+    if program.components().count() > 1 || program.is_absolute() {
+        let path = match &spec.cwd {
+            Some(cwd) if program.is_relative() => cwd.join(program),
+            _ => program.clone(),
+        };
+        return is_executable(&path).then_some(path);
+    }
+    let path_var = child_path_var(spec)?;
+    std::env::split_paths(&path_var)
+        .map(|dir| dir.join(program))
+        .find(|p| is_executable(p))
+}
+
+/// The `PATH` the child will see.
+fn child_path_var(spec: &ProcessSpec) -> Option<std::ffi::OsString> {
+    let is_path = |k: &OsStr| k == "PATH";
+    if let Some((_, v)) = spec.env.iter().rev().find(|(k, _)| is_path(k)) {
+        return Some(v.clone());
+    }
+    if spec.env_remove.iter().any(|k| is_path(k)) {
+        return None;
+    }
+    std::env::var_os("PATH")
+}
+
+fn is_executable(path: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return false;
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.is_file() && meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        meta.is_file()
+    }
+}
+
+/// [`ChannelControl`] over a [`ChildProcess`]: signals go to its group.
+#[derive(Debug)]
+pub struct SubprocessControl {
+    child: ChildProcess,
+}
+
+impl SubprocessControl {
+    /// The underlying process.
+    pub fn child(&self) -> &ChildProcess {
+        &self.child
+    }
+}
+
+impl ChannelControl for SubprocessControl {
+    fn pid(&self) -> Option<u32> {
+        Some(self.child.pid())
+    }
+
+    fn pgid(&self) -> Option<u32> {
+        Some(self.child.pgid())
+    }
+
+    fn supports_signals(&self) -> bool {
+        true
+    }
+
+    fn terminate(&mut self) -> std::io::Result<()> {
+        self.child.signal_group(Signal::Term)
+    }
+
+    fn kill(&mut self) -> std::io::Result<()> {
+        self.child.signal_group(Signal::Kill)
+    }
+
+    fn wait(&mut self) -> BoxFuture<'_, std::io::Result<ExitInfo>> {
+        Box::pin(self.child.wait())
+    }
+
+    fn try_wait(&mut self) -> std::io::Result<Option<ExitInfo>> {
+        self.child.try_wait()
+    }
+
+    fn cleanup(&mut self) -> std::io::Result<()> {
+        self.child.kill_group_remnants().map(|_| ())
+    }
+}

@@ -1,1 +1,68 @@
-//! (in progress)
+//! Spawning and reaping the CLI process.
+//!
+//! Every CLI runs in its own process group (so signals and cleanup reach the
+//! grandchildren a Bash tool leaves behind), with piped stdio, and is reaped
+//! on every path: [`ChildProcess::wait`], or `Drop`, which kills the group
+//! and reaps without blocking.
+//!
+//! # Design and caveats
+//!
+//! - **One spawner thread.** On Linux the child gets `SIGKILL` when its
+//!   parent dies (`PR_SET_PDEATHSIG`). The kernel fires that signal when the
+//!   *thread* that forked the child exits, so all spawns go through one
+//!   dedicated thread that never exits. The child also checks, before
+//!   `exec`, that its parent is still us (we may have died before `prctl`).
+//!   Using a `pre_exec` hook makes std use `fork` rather than `posix_spawn`.
+//!   Set [`ProcessSpec::parent_death_signal`] to `false` to opt out.
+//! - **Not `tokio::process`.** We spawn with `std::process` on that thread
+//!   (tokio's `Command` needs a runtime context there and ties reaping to the
+//!   runtime's SIGCHLD handling), then wrap the pipes as tokio types and wait
+//!   on a Linux pidfd registered with the reactor. Without pidfds (old
+//!   kernels, seccomp, other unix) `wait` polls `try_wait` at intervals up to
+//!   50 ms. [`spawn`] therefore needs a tokio runtime with IO enabled.
+//! - **No zombies.** Dropping an unreaped [`ChildProcess`] sends `SIGKILL`
+//!   to the group and hands the child to a small reaper thread if it has not
+//!   died by the time `drop` returns.
+//! - **Group kill after reaping.** Once the leader is reaped and its group is
+//!   empty, the kernel may reuse the number. `kill_group_remnants` and
+//!   `Drop` signal the group after reaping; do it promptly.
+//! - Everything spawned and not yet reaped is listed by [`live_processes`].
+//!
+//! ```no_run
+//! # async fn demo() -> std::io::Result<()> {
+//! use claude_agent_actors::process::{spawn, ProcessSpec, Signal};
+//! let mut child = spawn(ProcessSpec::new("sleep")).await?;
+//! child.signal_group(Signal::Term)?;
+//! let exit = child.wait().await?;
+//! println!("{exit}");
+//! child.kill_group_remnants()?;
+//! # Ok(()) }
+//! ```
+
+mod child;
+mod control;
+mod exit;
+mod registry;
+mod spec;
+mod sys;
+mod threads;
+
+pub use child::ChildProcess;
+pub use control::ProcessControl;
+pub use exit::{ExitInfo, Signal, signal_name};
+pub use registry::{ProcessInfo, live_processes};
+pub use spec::ProcessSpec;
+
+/// Spawns `spec` in its own process group with piped stdio.
+///
+/// Must be called within a tokio runtime with IO enabled. If the returned
+/// future is dropped mid-spawn, the child is killed and reaped.
+pub async fn spawn(spec: ProcessSpec) -> std::io::Result<ChildProcess> {
+    if let Err(e) = tokio::runtime::Handle::try_current() {
+        return Err(std::io::Error::other(format!(
+            "spawning a process needs a tokio runtime: {e}"
+        )));
+    }
+    let child = threads::spawn_on_spawner(spec.command()).await?;
+    ChildProcess::from_std(child, spec.session_label)
+}

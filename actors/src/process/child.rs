@@ -1,0 +1,257 @@
+//! A spawned CLI process: its own group, piped stdio, reaped on every path.
+
+use std::process::Child;
+use std::time::Duration;
+
+use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
+
+use super::{ExitInfo, Signal, registry, threads};
+
+/// A spawned CLI: own process group, piped stdio.
+///
+/// Reaping happens on every path: [`wait`](Self::wait) and
+/// [`try_wait`](Self::try_wait) reap; dropping an unreaped `ChildProcess`
+/// sends `SIGKILL` to its whole group and reaps it (on a background thread
+/// if it has not died yet by the time `drop` returns). Dropping a reaped one
+/// still sends `SIGKILL` to the group so no grandchild outlives its session.
+#[derive(Debug)]
+pub struct ChildProcess {
+    leader: Leader,
+    waiter: Waiter,
+    stdin: Option<ChildStdin>,
+    stdout: Option<ChildStdout>,
+    stderr: Option<ChildStderr>,
+}
+
+/// The group leader and its exit status once reaped.
+#[derive(Debug)]
+struct Leader {
+    /// `None` only after `Drop` handed it over.
+    child: Option<Child>,
+    pid: u32,
+    exit: Option<ExitInfo>,
+}
+
+impl Leader {
+    fn try_wait(&mut self) -> std::io::Result<Option<ExitInfo>> {
+        if let Some(exit) = self.exit {
+            return Ok(Some(exit));
+        }
+        let Some(child) = self.child.as_mut() else {
+            return Ok(None);
+        };
+        let Some(status) = child.try_wait()? else {
+            return Ok(None);
+        };
+        let exit = ExitInfo::from(status);
+        self.exit = Some(exit);
+        registry::remove(self.pid);
+        Ok(Some(exit))
+    }
+}
+
+/// How [`ChildProcess::wait`] learns that the leader exited.
+#[derive(Debug)]
+enum Waiter {
+    /// Linux >= 5.3: the pidfd turns readable when the process exits.
+    #[cfg(target_os = "linux")]
+    Pidfd(tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>),
+    /// Elsewhere (or when `pidfd_open` is refused): `try_wait` at a bounded
+    /// interval.
+    Poll,
+}
+
+impl Waiter {
+    #[cfg(target_os = "linux")]
+    fn new(pid: u32) -> Self {
+        let fd = rustix::process::Pid::from_raw(pid as i32)
+            .ok_or(rustix::io::Errno::INVAL)
+            .and_then(|pid| rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()));
+        match fd
+            .map_err(std::io::Error::from)
+            .and_then(super::sys::register_pidfd)
+        {
+            Ok(fd) => Waiter::Pidfd(fd),
+            Err(e) => {
+                tracing::debug!(pid, error = %e, "no pidfd; waiting by polling");
+                Waiter::Poll
+            }
+        }
+    }
+
+    #[cfg(not(target_os = "linux"))]
+    fn new(_pid: u32) -> Self {
+        Waiter::Poll
+    }
+}
+
+/// Longest pause between two polls in the fallback waiter.
+const MAX_POLL_PAUSE: Duration = Duration::from_millis(50);
+
+/// Sends `sig` to process group `pgid`; a group that no longer exists is
+/// not an error.
+pub(super) fn kill_group_raw(pgid: u32, sig: Signal) -> std::io::Result<bool> {
+    let Some(pgid) = rustix::process::Pid::from_raw(pgid as i32) else {
+        return Err(std::io::Error::from(rustix::io::Errno::INVAL));
+    };
+    match rustix::process::kill_process_group(pgid, sig.raw()) {
+        Ok(()) => Ok(true),
+        Err(rustix::io::Errno::SRCH) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+impl ChildProcess {
+    /// Wraps a freshly spawned child. Must run inside a tokio runtime with
+    /// IO enabled (the pipes and the pidfd register with its reactor). On
+    /// error the child is killed and reaped by `Drop`.
+    pub(super) fn from_std(mut child: Child, label: Option<String>) -> std::io::Result<Self> {
+        let pid = child.id();
+        registry::insert(pid, pid, label);
+        let (stdin, stdout, stderr) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let mut this = Self {
+            leader: Leader {
+                child: Some(child),
+                pid,
+                exit: None,
+            },
+            waiter: Waiter::Poll,
+            stdin: None,
+            stdout: None,
+            stderr: None,
+        };
+        this.stdin = stdin.map(ChildStdin::from_std).transpose()?;
+        this.stdout = stdout.map(ChildStdout::from_std).transpose()?;
+        this.stderr = stderr.map(ChildStderr::from_std).transpose()?;
+        this.waiter = Waiter::new(pid);
+        Ok(this)
+    }
+
+    /// The process id.
+    pub fn pid(&self) -> u32 {
+        self.leader.pid
+    }
+
+    /// The process group id; equal to [`pid`](Self::pid), as the child leads
+    /// its own group.
+    pub fn pgid(&self) -> u32 {
+        self.leader.pid
+    }
+
+    /// The child's stdin, once. Drop it to give the child EOF (tokio's
+    /// `shutdown` on a child pipe does not close it).
+    pub fn take_stdin(&mut self) -> Option<ChildStdin> {
+        self.stdin.take()
+    }
+
+    /// The child's stdout, once.
+    pub fn take_stdout(&mut self) -> Option<ChildStdout> {
+        self.stdout.take()
+    }
+
+    /// The child's stderr, once.
+    pub fn take_stderr(&mut self) -> Option<ChildStderr> {
+        self.stderr.take()
+    }
+
+    /// Sends `sig` to every process in the group. A group that is already
+    /// gone is not an error.
+    pub fn signal_group(&self, sig: Signal) -> std::io::Result<()> {
+        kill_group_raw(self.pgid(), sig).map(|_| ())
+    }
+
+    /// Sends `sig` to the leader only. A no-op once it has been reaped (its
+    /// pid may belong to someone else by then).
+    pub fn signal(&self, sig: Signal) -> std::io::Result<()> {
+        if self.leader.exit.is_some() {
+            return Ok(());
+        }
+        let Some(pid) = rustix::process::Pid::from_raw(self.leader.pid as i32) else {
+            return Err(std::io::Error::from(rustix::io::Errno::INVAL));
+        };
+        match rustix::process::kill_process(pid, sig.raw()) {
+            Ok(()) | Err(rustix::io::Errno::SRCH) => Ok(()),
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// The exit status if the leader has exited (reaping it), without waiting.
+    pub fn try_wait(&mut self) -> std::io::Result<Option<ExitInfo>> {
+        self.leader.try_wait()
+    }
+
+    /// Waits for the leader to exit and reaps it. Cancel-safe: it can be
+    /// raced in `select!` and called again; once reaped it returns the same
+    /// status at once.
+    pub async fn wait(&mut self) -> std::io::Result<ExitInfo> {
+        let mut pause = Duration::from_millis(1);
+        loop {
+            if let Some(exit) = self.leader.try_wait()? {
+                return Ok(exit);
+            }
+            match &self.waiter {
+                #[cfg(target_os = "linux")]
+                Waiter::Pidfd(fd) => {
+                    let mut ready = fd.readable().await?;
+                    if let Some(exit) = self.leader.try_wait()? {
+                        return Ok(exit);
+                    }
+                    // Spurious wakeup: only clears if no newer event arrived.
+                    ready.clear_ready();
+                }
+                Waiter::Poll => {
+                    tokio::time::sleep(pause).await;
+                    pause = (pause * 2).min(MAX_POLL_PAUSE);
+                }
+            }
+        }
+    }
+
+    /// Sends `SIGKILL` to every process still in the group. Call it after the
+    /// leader exited so that, say, a Bash tool's background job dies with the
+    /// session. Returns 1 if a group was there to kill, 0 if it was gone.
+    ///
+    /// Caveat: once the leader is reaped and the group empty, the kernel may
+    /// reuse the number; call this promptly after reaping.
+    pub fn kill_group_remnants(&self) -> std::io::Result<usize> {
+        kill_group_raw(self.pgid(), Signal::Kill).map(usize::from)
+    }
+}
+
+impl Drop for ChildProcess {
+    fn drop(&mut self) {
+        match (self.leader.exit, self.leader.child.take()) {
+            (None, Some(child)) => threads::kill_and_reap(child),
+            _ => {
+                let _ = kill_group_raw(self.leader.pid, Signal::Kill);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    /// The polling fallback (no pidfd) waits, is cancel-safe, and reaps.
+    #[tokio::test]
+    async fn polling_waiter_waits_and_reaps() {
+        let mut spec = super::super::ProcessSpec::new("sleep");
+        spec.args.push("300".into());
+        let mut child = super::super::spawn(spec).await.unwrap();
+        child.waiter = Waiter::Poll;
+        tokio::select! {
+            exit = child.wait() => panic!("exited early: {exit:?}"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+        child.signal_group(Signal::Kill).unwrap();
+        let exit = tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .unwrap();
+        assert_eq!(exit.unwrap().signal, Some(Signal::Kill.number()));
+        let pid = child.pid();
+        assert!(super::super::live_processes().iter().all(|p| p.pid != pid));
+    }
+}

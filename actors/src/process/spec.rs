@@ -1,0 +1,70 @@
+//! What to spawn.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+/// What to spawn: program, arguments, environment and working directory.
+///
+/// ```
+/// # use claude_agent_actors::process::ProcessSpec;
+/// let mut spec = ProcessSpec::new("claude");
+/// spec.args.push("--print".into());
+/// assert!(spec.parent_death_signal);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessSpec {
+    /// The executable: a path, or a bare name looked up in `PATH`.
+    pub program: PathBuf,
+    /// Arguments, without the program name.
+    pub args: Vec<OsString>,
+    /// Variables set on top of the inherited environment.
+    pub env: Vec<(OsString, OsString)>,
+    /// Variables removed from the inherited environment (applied before `env`).
+    pub env_remove: Vec<OsString>,
+    /// Working directory; `None` inherits ours.
+    pub cwd: Option<PathBuf>,
+    /// Linux only: the child gets `SIGKILL` when this process dies.
+    pub parent_death_signal: bool,
+    /// A label shown in [`live_processes`](super::live_processes).
+    pub session_label: Option<String>,
+}
+
+impl ProcessSpec {
+    /// A spec for `program` with no arguments, the inherited environment and
+    /// working directory, and the parent-death signal on.
+    pub fn new(program: impl Into<PathBuf>) -> Self {
+        Self {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            env_remove: Vec::new(),
+            cwd: None,
+            parent_death_signal: true,
+            session_label: None,
+        }
+    }
+
+    /// Builds the std command: own process group, all stdio piped.
+    pub(crate) fn command(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(&self.program);
+        cmd.args(&self.args);
+        for key in &self.env_remove {
+            cmd.env_remove(key);
+        }
+        for (key, value) in &self.env {
+            cmd.env(key, value);
+        }
+        if let Some(cwd) = &self.cwd {
+            cmd.current_dir(cwd);
+        }
+        cmd.stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+        if self.parent_death_signal {
+            super::sys::set_parent_death_signal(&mut cmd);
+        }
+        cmd
+    }
+}

@@ -1,0 +1,255 @@
+//! [`Options`] -> argv, in the official SDKs' flag order.
+
+use serde_json::{Map, Value};
+use std::ffi::{OsStr, OsString};
+
+use super::json::to_argv_json;
+use super::mcp::McpConfigDoc;
+use super::{
+    CommandContext, McpServers, Options, OptionsError, OutputFormat, Settings, SystemPrompt,
+    Thinking, Tools,
+};
+
+/// Accumulates argv, refusing values that cannot be passed to a process.
+struct Argv(Vec<OsString>);
+
+impl Argv {
+    fn flag(&mut self, flag: &str) {
+        self.0.push(flag.into());
+    }
+
+    /// `--flag value`, or `--flag=value` when the value starts with `-` so it
+    /// can never be read as a flag of its own.
+    fn pair(
+        &mut self,
+        flag: &str,
+        value: &OsStr,
+        option: &'static str,
+    ) -> Result<(), OptionsError> {
+        check_nul(value, option)?;
+        if value.as_encoded_bytes().starts_with(b"-") {
+            self.eq(flag, value, option)
+        } else {
+            self.0.push(flag.into());
+            self.0.push(value.to_owned());
+            Ok(())
+        }
+    }
+
+    /// `--flag=value`, always.
+    fn eq(&mut self, flag: &str, value: &OsStr, option: &'static str) -> Result<(), OptionsError> {
+        check_nul(value, option)?;
+        let mut arg = OsString::from(flag);
+        arg.push("=");
+        arg.push(value);
+        self.0.push(arg);
+        Ok(())
+    }
+}
+
+fn check_nul(value: &OsStr, option: &'static str) -> Result<(), OptionsError> {
+    if value.as_encoded_bytes().contains(&0) {
+        return Err(OptionsError::NulByte { option });
+    }
+    Ok(())
+}
+
+/// Python's `str(float)` for the common cases (`1.0`, `0.25`), so budgets
+/// print as the official SDK prints them.
+fn format_budget(usd: f64) -> String {
+    if usd.fract() == 0.0 && usd.abs() < 1e16 {
+        format!("{usd:.1}")
+    } else {
+        format!("{usd}")
+    }
+}
+
+/// Build the argv (without the program). Assumes [`Options::validate`] passed.
+pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, OptionsError> {
+    let mut a = Argv(Vec::with_capacity(16));
+    a.flag("--output-format");
+    a.flag("stream-json");
+    a.flag("--verbose");
+
+    match &o.system_prompt {
+        None => a.pair("--system-prompt", "".as_ref(), "system_prompt")?,
+        Some(SystemPrompt::Text(t)) => a.pair("--system-prompt", t.as_ref(), "system_prompt")?,
+        Some(SystemPrompt::Preset {
+            append: Some(t), ..
+        }) => a.pair("--append-system-prompt", t.as_ref(), "system_prompt")?,
+        Some(SystemPrompt::Preset { append: None, .. }) => {}
+        Some(SystemPrompt::File(p)) => {
+            a.pair("--system-prompt-file", p.as_ref(), "system_prompt")?
+        }
+    }
+    match &o.tools {
+        None => {}
+        Some(Tools::List(list)) => a.pair("--tools", list.join(",").as_ref(), "tools")?,
+        Some(Tools::Preset) => a.pair("--tools", "default".as_ref(), "tools")?,
+    }
+    if !o.allowed_tools.is_empty() {
+        a.pair(
+            "--allowedTools",
+            o.allowed_tools.join(",").as_ref(),
+            "allowed_tools",
+        )?;
+    }
+    if let Some(n) = o.max_turns {
+        a.pair("--max-turns", n.to_string().as_ref(), "max_turns")?;
+    }
+    if let Some(usd) = o.max_budget_usd {
+        a.pair(
+            "--max-budget-usd",
+            format_budget(usd).as_ref(),
+            "max_budget_usd",
+        )?;
+    }
+    if !o.disallowed_tools.is_empty() {
+        a.pair(
+            "--disallowedTools",
+            o.disallowed_tools.join(",").as_ref(),
+            "disallowed_tools",
+        )?;
+    }
+    if let Some(m) = &o.model {
+        a.pair("--model", m.as_ref(), "model")?;
+    }
+    if let Some(m) = &o.fallback_model {
+        a.pair("--fallback-model", m.as_ref(), "fallback_model")?;
+    }
+    if !o.betas.is_empty() {
+        a.pair("--betas", o.betas.join(",").as_ref(), "betas")?;
+    }
+    // validate() guarantees at most one of the two.
+    if ctx.permission_callback {
+        a.pair(
+            "--permission-prompt-tool",
+            "stdio".as_ref(),
+            "permission_prompt_tool_name",
+        )?;
+    } else if let Some(t) = &o.permission_prompt_tool_name {
+        a.pair(
+            "--permission-prompt-tool",
+            t.as_ref(),
+            "permission_prompt_tool_name",
+        )?;
+    }
+    if let Some(m) = o.permission_mode {
+        a.pair("--permission-mode", m.as_str().as_ref(), "permission_mode")?;
+    }
+    if o.continue_conversation {
+        a.flag("--continue");
+    }
+    if let Some(id) = &o.resume {
+        a.eq("--resume", id.as_ref(), "resume")?;
+    }
+    if let Some(id) = &o.session_id {
+        a.eq("--session-id", id.as_ref(), "session_id")?;
+    }
+    if let Some(uuid) = &o.resume_session_at {
+        a.eq("--resume-session-at", uuid.as_ref(), "resume_session_at")?;
+    }
+    if let Some(s) = settings_value(o)? {
+        a.pair("--settings", &s, "settings")?;
+    }
+    for dir in &o.add_dirs {
+        a.pair("--add-dir", dir.as_ref(), "add_dirs")?;
+    }
+    match &o.mcp_servers {
+        McpServers::Servers(list) if list.is_empty() => {}
+        McpServers::Servers(list) => {
+            let doc = to_argv_json(&McpConfigDoc(list), "mcp config")?;
+            a.pair("--mcp-config", doc.as_ref(), "mcp_servers")?;
+        }
+        McpServers::Json(text) => a.pair("--mcp-config", text.as_ref(), "mcp_servers")?,
+        McpServers::Path(p) => a.pair("--mcp-config", p.as_ref(), "mcp_servers")?,
+    }
+    if o.include_partial_messages {
+        a.flag("--include-partial-messages");
+    }
+    if o.include_hook_events {
+        a.flag("--include-hook-events");
+    }
+    if o.strict_mcp_config {
+        a.flag("--strict-mcp-config");
+    }
+    if o.fork_session {
+        a.flag("--fork-session");
+    }
+    if let Some(sources) = &o.setting_sources {
+        let joined: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
+        a.eq(
+            "--setting-sources",
+            joined.join(",").as_ref(),
+            "setting_sources",
+        )?;
+    }
+    for dir in &o.plugins {
+        a.pair("--plugin-dir", dir.as_ref(), "plugins")?;
+    }
+    for (name, value) in &o.extra_args {
+        let flag = format!("--{name}");
+        match value {
+            None => a.flag(&flag),
+            Some(v) => a.pair(&flag, v.as_ref(), "extra_args")?,
+        }
+    }
+    match o.thinking {
+        None => {}
+        Some(Thinking::Adaptive) => a.pair("--thinking", "adaptive".as_ref(), "thinking")?,
+        Some(Thinking::Enabled { budget_tokens }) => a.pair(
+            "--max-thinking-tokens",
+            budget_tokens.to_string().as_ref(),
+            "thinking",
+        )?,
+        Some(Thinking::Disabled) => a.pair("--thinking", "disabled".as_ref(), "thinking")?,
+    }
+    if let Some(e) = o.effort {
+        a.pair("--effort", e.as_str().as_ref(), "effort")?;
+    }
+    if let Some(OutputFormat::JsonSchema(schema)) = &o.output_format {
+        let text = to_argv_json(schema, "output_format")?;
+        a.pair("--json-schema", text.as_ref(), "output_format")?;
+    }
+    a.flag("--input-format");
+    a.flag("stream-json");
+    Ok(a.0)
+}
+
+/// The `--settings` value: passed through unless sandbox settings must be
+/// merged in, which needs the settings as a JSON object.
+fn settings_value(o: &Options) -> Result<Option<OsString>, OptionsError> {
+    let Some(sandbox) = &o.sandbox else {
+        return Ok(match &o.settings {
+            None => None,
+            Some(Settings::Json(v)) => Some(to_argv_json(v, "settings")?.into()),
+            Some(Settings::JsonText(t)) => Some(t.into()),
+            Some(Settings::Path(p)) => Some(p.into()),
+        });
+    };
+    let parsed = match &o.settings {
+        None => Value::Object(Map::new()),
+        Some(Settings::Json(v)) => v.clone(),
+        Some(Settings::JsonText(t)) => {
+            serde_json::from_str(t).map_err(|source| OptionsError::Json {
+                what: "settings",
+                source,
+            })?
+        }
+        Some(Settings::Path(p)) => {
+            let text = std::fs::read_to_string(p).map_err(|source| OptionsError::SettingsFile {
+                path: p.clone(),
+                source,
+            })?;
+            serde_json::from_str(&text).map_err(|source| OptionsError::Json {
+                what: "settings file",
+                source,
+            })?
+        }
+    };
+    let Value::Object(mut map) = parsed else {
+        return Err(OptionsError::SettingsNotObject);
+    };
+    map.insert("sandbox".to_owned(), sandbox.clone());
+    Ok(Some(to_argv_json(&Value::Object(map), "settings")?.into()))
+}

@@ -1,0 +1,99 @@
+//! [`Options`] -> the `initialize` control request.
+
+use serde_json::{Map, Value};
+
+use super::{Options, SystemPrompt};
+
+impl Options {
+    /// The `request` payload of the `initialize` control request:
+    /// `{"subtype": "initialize", "hooks": ...}` plus, when set, `agents`,
+    /// `excludeDynamicSections`, `skills` and `forwardSubagentText: true`.
+    ///
+    /// `hooks` is the SDK layer's ready hook table (`null` when `None`).
+    ///
+    /// ```
+    /// use claude_agent::options::Options;
+    /// let req = Options::new().initialize_request(None);
+    /// assert_eq!(req, serde_json::json!({"subtype": "initialize", "hooks": null}));
+    /// ```
+    pub fn initialize_request(&self, hooks: Option<Value>) -> Value {
+        let mut req = Map::new();
+        req.insert("subtype".into(), "initialize".into());
+        req.insert("hooks".into(), hooks.unwrap_or(Value::Null));
+        if !self.agents.is_empty() {
+            let agents = self
+                .agents
+                .iter()
+                // Cannot fail: the definition has only string keys.
+                .map(|(name, def)| {
+                    (
+                        name.clone(),
+                        serde_json::to_value(def).unwrap_or(Value::Null),
+                    )
+                })
+                .collect();
+            req.insert("agents".into(), Value::Object(agents));
+        }
+        if let Some(SystemPrompt::Preset {
+            exclude_dynamic_sections: Some(on),
+            ..
+        }) = &self.system_prompt
+        {
+            req.insert("excludeDynamicSections".into(), (*on).into());
+        }
+        if let Some(skills) = &self.skills {
+            req.insert("skills".into(), skills.clone().into());
+        }
+        if self.forward_subagent_text {
+            req.insert("forwardSubagentText".into(), true.into());
+        }
+        Value::Object(req)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::options::{AgentDefinition, Options, SystemPrompt};
+    use serde_json::json;
+
+    #[test]
+    fn hooks_are_passed_through() {
+        let hooks = json!({"PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}]});
+        assert_eq!(
+            Options::new().initialize_request(Some(hooks.clone())),
+            json!({"subtype": "initialize", "hooks": hooks})
+        );
+    }
+
+    #[test]
+    fn agents_skills_sections_and_forwarding() {
+        let opts = Options::new()
+            .agent(
+                "rev",
+                AgentDefinition::new("reviews", "You review.").tools(["Read"]),
+            )
+            .skills(["pdf"])
+            .system_prompt(SystemPrompt::Preset {
+                append: None,
+                exclude_dynamic_sections: Some(true),
+            })
+            .forward_subagent_text(true);
+        assert_eq!(
+            opts.initialize_request(None),
+            json!({"subtype": "initialize", "hooks": null,
+                   "agents": {"rev": {"description": "reviews", "prompt": "You review.", "tools": ["Read"]}},
+                   "excludeDynamicSections": true, "skills": ["pdf"], "forwardSubagentText": true})
+        );
+    }
+
+    #[test]
+    fn empty_skills_list_is_sent_and_false_forwarding_is_not() {
+        let opts = Options::new()
+            .skills(Vec::<String>::new())
+            .forward_subagent_text(false);
+        assert_eq!(
+            opts.initialize_request(None),
+            json!({"subtype": "initialize", "hooks": null, "skills": []})
+        );
+    }
+}

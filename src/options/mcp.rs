@@ -1,0 +1,186 @@
+//! MCP server configuration (`--mcp-config`).
+
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// How MCP servers are given to the CLI.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum McpServers {
+    /// Named servers, in insertion order; written as
+    /// `{"mcpServers": {name: config, ...}}`. An empty list sends nothing.
+    Servers(Vec<(String, McpServerConfig)>),
+    /// A complete `--mcp-config` JSON text, passed through unchanged.
+    Json(String),
+    /// A path to an MCP config file, passed through unchanged.
+    Path(PathBuf),
+}
+
+impl Default for McpServers {
+    fn default() -> Self {
+        Self::Servers(Vec::new())
+    }
+}
+
+/// One MCP server.
+///
+/// Serializes to the CLI's format, e.g. `{"type": "sdk", "name": "calc"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum McpServerConfig {
+    /// A subprocess speaking MCP over stdio.
+    Stdio {
+        /// The program to run.
+        command: String,
+        /// Its arguments.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+        /// Extra environment variables for it.
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        env: BTreeMap<String, String>,
+    },
+    /// A remote server using server-sent events.
+    Sse {
+        /// The server's URL.
+        url: String,
+        /// HTTP headers to send.
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        headers: BTreeMap<String, String>,
+    },
+    /// A remote server using streamable HTTP.
+    Http {
+        /// The server's URL.
+        url: String,
+        /// HTTP headers to send.
+        #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+        headers: BTreeMap<String, String>,
+    },
+    /// An in-process server run by the SDK layer; the CLI reaches it through
+    /// `mcp_message` control requests.
+    Sdk {
+        /// The server name used in `mcp_message` requests.
+        name: String,
+    },
+    /// Any other configuration, written as given (forward compatibility).
+    #[serde(untagged)]
+    Raw(Value),
+}
+
+impl McpServerConfig {
+    /// A stdio server running `command` with `args`.
+    pub fn stdio<I, S>(command: impl Into<String>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Self::Stdio {
+            command: command.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            env: BTreeMap::new(),
+        }
+    }
+
+    /// An SSE server at `url`.
+    pub fn sse(url: impl Into<String>) -> Self {
+        Self::Sse {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    /// A streamable-HTTP server at `url`.
+    pub fn http(url: impl Into<String>) -> Self {
+        Self::Http {
+            url: url.into(),
+            headers: BTreeMap::new(),
+        }
+    }
+
+    /// An in-process SDK server called `name`.
+    pub fn sdk(name: impl Into<String>) -> Self {
+        Self::Sdk { name: name.into() }
+    }
+}
+
+/// Serializes `Servers` as `{"mcpServers": {...}}` keeping insertion order.
+pub(crate) struct McpConfigDoc<'a>(pub(crate) &'a [(String, McpServerConfig)]);
+
+impl Serialize for McpConfigDoc<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        struct Servers<'a>(&'a [(String, McpServerConfig)]);
+        impl Serialize for Servers<'_> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+            }
+        }
+        let mut map = s.serialize_map(Some(1))?;
+        map.serialize_entry("mcpServers", &Servers(self.0))?;
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::json::to_argv_json;
+
+    fn text(servers: Vec<(String, McpServerConfig)>) -> String {
+        to_argv_json(&McpConfigDoc(&servers), "mcp config").unwrap()
+    }
+
+    #[test]
+    fn sdk_server_matches_fixture_text() {
+        assert_eq!(
+            text(vec![("calc".into(), McpServerConfig::sdk("calc"))]),
+            r#"{"mcpServers": {"calc": {"type": "sdk", "name": "calc"}}}"#
+        );
+    }
+
+    #[test]
+    fn each_transport_serializes_with_its_type() {
+        let mut env = BTreeMap::new();
+        env.insert("K".to_string(), "V".to_string());
+        let mut headers = BTreeMap::new();
+        headers.insert("Authorization".to_string(), "Bearer t".to_string());
+        let servers = vec![
+            (
+                "a".into(),
+                McpServerConfig::Stdio {
+                    command: "node".into(),
+                    args: vec!["s.js".into()],
+                    env,
+                },
+            ),
+            (
+                "b".into(),
+                McpServerConfig::Sse {
+                    url: "http://h/sse".into(),
+                    headers,
+                },
+            ),
+            ("c".into(), McpServerConfig::http("http://h/mcp")),
+            (
+                "d".into(),
+                McpServerConfig::stdio("bare", Vec::<String>::new()),
+            ),
+            (
+                "e".into(),
+                McpServerConfig::Raw(serde_json::json!({"type": "future"})),
+            ),
+        ];
+        assert_eq!(
+            text(servers),
+            concat!(
+                r#"{"mcpServers": {"a": {"type": "stdio", "command": "node", "args": ["s.js"], "env": {"K": "V"}}, "#,
+                r#""b": {"type": "sse", "url": "http://h/sse", "headers": {"Authorization": "Bearer t"}}, "#,
+                r#""c": {"type": "http", "url": "http://h/mcp"}, "#,
+                r#""d": {"type": "stdio", "command": "bare"}, "#,
+                r#""e": {"type": "future"}}}"#
+            )
+        );
+    }
+}

@@ -1,0 +1,180 @@
+//! Small value types used by [`Options`](super::Options).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::path::PathBuf;
+
+/// The base set of tools the model may use (`--tools`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Tools {
+    /// Exactly these tools; an empty list disables every built-in tool
+    /// (`--tools ""`).
+    List(Vec<String>),
+    /// The `claude_code` preset, i.e. the CLI's default set (`--tools default`).
+    Preset,
+}
+
+/// The system prompt (`--system-prompt`, `--append-system-prompt`,
+/// `--system-prompt-file`).
+///
+/// Leaving it unset sends `--system-prompt ""`: like the official SDKs, an
+/// embedded session gets no Claude Code system prompt unless asked for one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SystemPrompt {
+    /// Replace the system prompt with this text.
+    Text(String),
+    /// The `claude_code` preset, optionally with text appended.
+    Preset {
+        /// Text appended to the preset (`--append-system-prompt`).
+        append: Option<String>,
+        /// Move per-session context (cwd, git status...) out of the system
+        /// prompt so it can be cached across sessions; sent in `initialize`
+        /// as `excludeDynamicSections`.
+        exclude_dynamic_sections: Option<bool>,
+    },
+    /// Read the system prompt from a file (`--system-prompt-file`).
+    File(PathBuf),
+}
+
+impl SystemPrompt {
+    /// The `claude_code` preset with nothing appended.
+    pub fn preset() -> Self {
+        Self::Preset {
+            append: None,
+            exclude_dynamic_sections: None,
+        }
+    }
+
+    /// The `claude_code` preset with `text` appended.
+    pub fn preset_append(text: impl Into<String>) -> Self {
+        Self::Preset {
+            append: Some(text.into()),
+            exclude_dynamic_sections: None,
+        }
+    }
+}
+
+/// How tool permissions are decided (`--permission-mode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub enum PermissionMode {
+    /// Ask for anything not allowed by rules.
+    Default,
+    /// Accept file edits without asking.
+    AcceptEdits,
+    /// Plan only; no tool executes.
+    Plan,
+    /// Allow everything.
+    BypassPermissions,
+    /// Deny anything not pre-approved instead of asking.
+    DontAsk,
+    /// Let the CLI's classifier decide.
+    Auto,
+}
+
+impl PermissionMode {
+    /// The CLI's spelling of this mode.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::AcceptEdits => "acceptEdits",
+            Self::Plan => "plan",
+            Self::BypassPermissions => "bypassPermissions",
+            Self::DontAsk => "dontAsk",
+            Self::Auto => "auto",
+        }
+    }
+}
+
+/// Extended thinking (`--thinking`, `--max-thinking-tokens`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Thinking {
+    /// The model decides how much to think (`--thinking adaptive`).
+    Adaptive,
+    /// Think with a fixed token budget (`--max-thinking-tokens N`).
+    Enabled {
+        /// Maximum thinking tokens per model call.
+        budget_tokens: u32,
+    },
+    /// No extended thinking (`--thinking disabled`).
+    Disabled,
+}
+
+/// Reasoning effort (`--effort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Effort {
+    /// `low`
+    Low,
+    /// `medium`
+    Medium,
+    /// `high`
+    High,
+    /// `xhigh`
+    Xhigh,
+    /// `max`
+    Max,
+}
+
+impl Effort {
+    /// The CLI's spelling of this level.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Low => "low",
+            Self::Medium => "medium",
+            Self::High => "high",
+            Self::Xhigh => "xhigh",
+            Self::Max => "max",
+        }
+    }
+}
+
+/// Where the CLI loads settings from (`--setting-sources=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum SettingSource {
+    /// `~/.claude/settings.json`
+    User,
+    /// `.claude/settings.json` in the project.
+    Project,
+    /// `.claude/settings.local.json` in the project.
+    Local,
+}
+
+impl SettingSource {
+    /// The CLI's spelling of this source.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::User => "user",
+            Self::Project => "project",
+            Self::Local => "local",
+        }
+    }
+}
+
+/// Structured output for the final result.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum OutputFormat {
+    /// The result must match this JSON schema (`--json-schema JSON`).
+    JsonSchema(Value),
+}
+
+/// Extra settings for the CLI (`--settings`).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Settings {
+    /// Settings given inline as a JSON value.
+    Json(Value),
+    /// Settings given inline as JSON text, passed through unchanged.
+    JsonText(String),
+    /// A settings file. Passed as a path unless sandbox settings must be
+    /// merged in, in which case it is read when the command is built.
+    Path(PathBuf),
+}
