@@ -1,1 +1,123 @@
-//! (in progress)
+//! The crate's top-level error.
+//!
+//! Each module has its own precise error ([`OptionsError`],
+//! [`DiscoveryError`], [`ParseError`]); [`Error`] gathers them for callers
+//! that want one type, and grows new variants without breaking anyone
+//! (`#[non_exhaustive]`).
+
+use claude_agent_actors::{ControlError, SessionError, StartError};
+
+use crate::discovery::DiscoveryError;
+use crate::options::OptionsError;
+use crate::protocol::ParseError;
+
+/// Anything this crate can fail with.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The options do not make a valid CLI invocation.
+    #[error("invalid options: {0}")]
+    Options(#[from] OptionsError),
+    /// The `claude` executable could not be found or used.
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+    /// A line from the CLI could not be parsed.
+    #[error("protocol error: {0}")]
+    Parse(#[from] ParseError),
+    /// The session could not be started: the CLI or its cwd is missing, it
+    /// exited before answering `initialize` (exit status and stderr tail
+    /// inside), or `initialize` timed out.
+    #[error("failed to start the session: {0}")]
+    Start(#[from] StartError),
+    /// The session failed while running, e.g. the CLI closed its output
+    /// before the turn's result (exit status and stderr tail inside).
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// A control request (interrupt, set_model, ...) failed.
+    #[error("control request failed: {0}")]
+    Control(#[from] ControlError),
+    /// A frame could not be encoded as JSON.
+    #[error("failed to encode a frame: {0}")]
+    Encode(String),
+    /// The configuration cannot work (e.g. in-process MCP servers together
+    /// with an `--mcp-config` file path).
+    #[error("invalid configuration: {0}")]
+    InvalidConfig(String),
+}
+
+impl Error {
+    /// Whether the CLI executable could not be found (install it with
+    /// [`INSTALL_COMMAND`](crate::discovery::INSTALL_COMMAND)).
+    pub fn is_cli_not_found(&self) -> bool {
+        matches!(
+            self,
+            Self::Discovery(_)
+                | Self::Start(StartError::Channel(
+                    claude_agent_actors::channel::ChannelError::NotFound { .. }
+                ))
+        )
+    }
+
+    /// Whether the options were rejected before anything was started.
+    pub fn is_invalid_options(&self) -> bool {
+        matches!(self, Self::Options(_) | Self::InvalidConfig(_))
+    }
+
+    /// Whether a wait ran out: `initialize` or a control request got no
+    /// reply in time.
+    pub fn is_timeout(&self) -> bool {
+        matches!(
+            self,
+            Self::Start(StartError::InitializeTimeout { .. })
+                | Self::Control(ControlError::Timeout { .. })
+        )
+    }
+
+    /// Whether the CLI went away: it exited before `initialize`, closed its
+    /// output before a turn's result, or closed before replying.
+    pub fn is_closed(&self) -> bool {
+        matches!(
+            self,
+            Self::Start(StartError::ExitedBeforeInitialize { .. })
+                | Self::Session(SessionError::ClosedBeforeResult { .. })
+                | Self::Control(ControlError::Closed { .. })
+        )
+    }
+
+    /// Whether the session was shutting down and refused new work.
+    pub fn is_shutting_down(&self) -> bool {
+        matches!(
+            self,
+            Self::Session(SessionError::ShuttingDown) | Self::Control(ControlError::ShuttingDown)
+        )
+    }
+}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_missing_cli_says_how_to_install_it() {
+        let e = Error::from(DiscoveryError::NotFound { searched: vec![] });
+        assert!(e.is_cli_not_found());
+        assert!(!e.is_invalid_options());
+        assert!(
+            e.to_string()
+                .contains("npm install -g @anthropic-ai/claude-code")
+        );
+    }
+
+    #[test]
+    fn options_errors_read_as_one_phrase() {
+        let e = Error::from(OptionsError::ZeroMaxTurns);
+        assert!(e.is_invalid_options());
+        assert_eq!(
+            e.to_string(),
+            "invalid options: max_turns must be at least 1"
+        );
+    }
+}

@@ -5,7 +5,13 @@
 //! environment, and CLI [`discovery`]. How frames *move* (processes, pipes,
 //! actors, shutdown) lives in the `claude-agent-actors` crate.
 
+pub mod callbacks;
+pub mod client;
 pub mod discovery;
 pub mod error;
 pub mod options;
 pub mod protocol;
+
+pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
+pub use error::{Error, Result};
+pub use options::Options;

@@ -1,6 +1,71 @@
 //! How frames move: one supervised ractor tree per Claude Code session.
+//!
+//! ```text
+//! SessionSupervisor            ordered start and stop; every shutdown path
+//!  |- TransportActor           the channel's writer + ChannelControl (signals, reaping)
+//!  |- ControlDispatch          our requests by id; one Handler per CLI request
+//!  |   `- Handler(req_id) ...
+//!  |- ReaderActor              the ONE stdout read loop; framing; routing
+//!  `- (stderr drain task)      a bounded ring of the last stderr lines
+//! ```
+//!
+//! Start a session with [`Session::start`]; read the CLI's messages from the
+//! [`FrameStream`]; end it with [`Session::shutdown`], which returns a
+//! [`ShutdownReport`]. The ordering and shutdown contract is written down in
+//! `docs/semantics.md`.
+//!
+//! ```no_run
+//! use claude_agent_actors::{Session, SessionConfig, process::ProcessSpec};
+//! use futures::StreamExt;
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! let (session, mut frames) = Session::start(SessionConfig::subprocess(ProcessSpec::new("claude"))).await?;
+//! session.send(&serde_json::json!({"type": "user", "message": {"role": "user", "content": "hi"}})).await?;
+//! while let Some(frame) = frames.next().await {
+//!     if frame?.kind == "result" { break; }
+//! }
+//! let report = session.shutdown().await;
+//! assert!(report.exit.is_some());
+//! # Ok(()) }
+//! ```
 
 pub mod channel;
 pub mod framing;
 pub mod process;
 pub mod stderr;
+
+mod backpressure;
+mod children;
+mod config;
+mod dispatch;
+mod envelope;
+mod error;
+mod events;
+mod handler;
+mod reader;
+mod registry;
+mod request;
+mod session;
+mod shared;
+mod shutdown;
+mod start;
+mod stop;
+mod stream;
+mod supervisor;
+mod transport;
+mod watchdog;
+
+pub use backpressure::DEFAULT_MAX_BUFFERED_BYTES;
+pub use config::{
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
+    WatchdogAction,
+};
+pub use error::{ControlError, HandlerError, SessionError, StartError};
+pub use events::{
+    Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
+};
+pub use handler::{InboundHandler, InboundRequest, RejectAll};
+pub use registry::{SessionInfo, live_sessions};
+pub use session::Session;
+pub use shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+pub use stream::{Frame, FrameStream};
+pub use tokio_util::sync::CancellationToken;

@@ -1,0 +1,254 @@
+//! Reading a frame's envelope without building a `serde_json::Value`.
+//!
+//! The reader needs four things from a line: its `type`, and for control
+//! traffic the `request_id` and the payload. Everything else is skipped
+//! (validated, not allocated), so a line is scanned once here and parsed for
+//! meaning once by the consumer.
+
+use serde::Deserialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The top-level fields the runtime looks at. Every field is raw so that an
+/// unexpected shape in a field we don't route on is never fatal.
+#[derive(Deserialize)]
+struct RawEnvelope<'a> {
+    #[serde(rename = "type", borrow, default)]
+    kind: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    subtype: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    session_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    request_id: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    request: Option<&'a RawValue>,
+    #[serde(borrow, default)]
+    response: Option<&'a RawValue>,
+}
+
+/// A routed line.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Envelope {
+    /// A reply to one of our control requests.
+    ControlResponse {
+        request_id: String,
+        outcome: Result<Value, String>,
+    },
+    /// A control request from the CLI.
+    ControlRequest {
+        request_id: String,
+        subtype: String,
+        request: Value,
+    },
+    /// The CLI withdrew one of its control requests.
+    ControlCancel { request_id: String },
+    /// Anything else: for the consumer.
+    Message {
+        kind: String,
+        /// `session_id` of a `system`/`init` frame.
+        init_session_id: Option<String>,
+    },
+}
+
+/// Why a line could not be routed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unroutable {
+    NotJson,
+    Malformed,
+}
+
+fn string(raw: Option<&RawValue>) -> Option<String> {
+    raw.and_then(|r| serde_json::from_str::<String>(r.get()).ok())
+}
+
+#[derive(Deserialize)]
+struct RawResponse {
+    #[serde(default)]
+    subtype: Option<String>,
+    #[serde(default)]
+    request_id: Option<String>,
+    #[serde(default)]
+    response: Option<Value>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+/// Reads the envelope of one complete line.
+pub(crate) fn peek(line: &[u8]) -> Result<Envelope, Unroutable> {
+    let first = line.iter().find(|b| !b.is_ascii_whitespace());
+    if first != Some(&b'{') {
+        return Err(Unroutable::NotJson);
+    }
+    let env: RawEnvelope<'_> = serde_json::from_slice(line).map_err(|_| Unroutable::Malformed)?;
+    let kind = string(env.kind).ok_or(Unroutable::Malformed)?;
+    match kind.as_str() {
+        "control_response" => {
+            let raw = env.response.ok_or(Unroutable::Malformed)?;
+            let r: RawResponse =
+                serde_json::from_str(raw.get()).map_err(|_| Unroutable::Malformed)?;
+            let request_id = r.request_id.ok_or(Unroutable::Malformed)?;
+            let outcome = if r.subtype.as_deref() == Some("error") {
+                Err(match r.error {
+                    Some(Value::String(s)) => s,
+                    Some(other) => other.to_string(),
+                    None => "error reply without a message".to_owned(),
+                })
+            } else {
+                Ok(r.response
+                    .unwrap_or_else(|| Value::Object(Default::default())))
+            };
+            Ok(Envelope::ControlResponse {
+                request_id,
+                outcome,
+            })
+        }
+        "control_request" => {
+            let request_id = string(env.request_id).ok_or(Unroutable::Malformed)?;
+            let request: Value = match env.request {
+                Some(raw) => serde_json::from_str(raw.get()).map_err(|_| Unroutable::Malformed)?,
+                None => Value::Null,
+            };
+            let subtype = request
+                .get("subtype")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            Ok(Envelope::ControlRequest {
+                request_id,
+                subtype,
+                request,
+            })
+        }
+        "control_cancel_request" => Ok(Envelope::ControlCancel {
+            request_id: string(env.request_id).ok_or(Unroutable::Malformed)?,
+        }),
+        _ => {
+            let init_session_id =
+                if kind == "system" && string(env.subtype).as_deref() == Some("init") {
+                    string(env.session_id)
+                } else {
+                    None
+                };
+            Ok(Envelope::Message {
+                kind,
+                init_session_id,
+            })
+        }
+    }
+}
+
+/// What an oversized line's prefix says it was.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum OversizedKind {
+    ControlRequest(String),
+    ControlResponse(String),
+    Other,
+}
+
+/// Scans the kept prefix of an oversized line for a control envelope, so
+/// the CLI (or our caller) is not left waiting for an answer that will never come.
+pub(crate) fn scan_oversized_prefix(prefix: &[u8]) -> OversizedKind {
+    let has = |needle: &[u8]| memchr::memmem::find(prefix, needle).is_some();
+    let id = || {
+        let key = b"\"request_id\":";
+        let at = memchr::memmem::find(prefix, key)? + key.len();
+        let rest = &prefix[at..];
+        let rest = &rest[rest.iter().position(|b| !b.is_ascii_whitespace())?..];
+        let rest = rest.strip_prefix(b"\"")?;
+        let end = memchr::memchr(b'"', rest)?;
+        Some(String::from_utf8_lossy(&rest[..end]).into_owned())
+    };
+    if has(b"\"type\":\"control_request\"") {
+        id().map_or(OversizedKind::Other, OversizedKind::ControlRequest)
+    } else if has(b"\"type\":\"control_response\"") {
+        id().map_or(OversizedKind::Other, OversizedKind::ControlResponse)
+    } else {
+        OversizedKind::Other
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn routes_control_traffic_by_id() {
+        let ok = br#"{"type":"control_response","response":{"subtype":"success","request_id":"req_1","response":{"a":1}}}"#;
+        assert_eq!(
+            peek(ok),
+            Ok(Envelope::ControlResponse {
+                request_id: "req_1".into(),
+                outcome: Ok(json!({"a":1}))
+            })
+        );
+        let err = br#"{"type":"control_response","response":{"subtype":"error","request_id":"r","error":"nope"}}"#;
+        assert!(
+            matches!(peek(err), Ok(Envelope::ControlResponse { outcome: Err(m), .. }) if m == "nope")
+        );
+        let req = br#"{"type":"control_request","request_id":"u-1","request":{"subtype":"can_use_tool","tool_name":"Bash"}}"#;
+        match peek(req) {
+            Ok(Envelope::ControlRequest {
+                request_id,
+                subtype,
+                request,
+            }) => {
+                assert_eq!(
+                    (request_id.as_str(), subtype.as_str()),
+                    ("u-1", "can_use_tool")
+                );
+                assert_eq!(request["tool_name"], "Bash");
+            }
+            other => panic!("{other:?}"),
+        }
+        let cancel = br#"{"type":"control_cancel_request","request_id":"u-1"}"#;
+        assert_eq!(
+            peek(cancel),
+            Ok(Envelope::ControlCancel {
+                request_id: "u-1".into()
+            })
+        );
+    }
+
+    #[test]
+    fn messages_keep_their_type_and_init_session() {
+        let init = br#"{"type":"system","subtype":"init","session_id":"s-1","tools":[]}"#;
+        assert_eq!(
+            peek(init),
+            Ok(Envelope::Message {
+                kind: "system".into(),
+                init_session_id: Some("s-1".into())
+            })
+        );
+        let odd = br#"{"type":"assistant","subtype":5,"request":"x","message":{}}"#;
+        assert!(matches!(peek(odd), Ok(Envelope::Message { kind, .. }) if kind == "assistant"));
+    }
+
+    #[test]
+    fn classifies_bad_lines() {
+        assert_eq!(peek(b"hello world"), Err(Unroutable::NotJson));
+        assert_eq!(peek(b"[1,2]"), Err(Unroutable::NotJson));
+        assert_eq!(peek(b"{\"type\":\"assistant\""), Err(Unroutable::Malformed));
+        assert_eq!(peek(b"{\"kind\":1}"), Err(Unroutable::Malformed));
+        assert_eq!(peek(b"{\"type\":3}"), Err(Unroutable::Malformed));
+    }
+
+    #[test]
+    fn oversized_prefix_finds_the_request_id() {
+        let p = br#"{"type":"control_request","request_id":"big-1","request":{"subtype":"can_use_tool","input":{"blob":"xxxx"#;
+        assert_eq!(
+            scan_oversized_prefix(p),
+            OversizedKind::ControlRequest("big-1".into())
+        );
+        let r = br#"{"type":"control_response","response":{"subtype":"success","request_id": "req_3","response":{"x":"#;
+        assert_eq!(
+            scan_oversized_prefix(r),
+            OversizedKind::ControlResponse("req_3".into())
+        );
+        assert_eq!(
+            scan_oversized_prefix(br#"{"type":"assistant","x":"#),
+            OversizedKind::Other
+        );
+    }
+}

@@ -1,0 +1,240 @@
+//! `ReaderActor`: the ONE stdout read loop, framing and routing.
+//!
+//! The loop is a task owned by the actor (stopping or killing the actor
+//! aborts it). Consumer frames go straight into the byte-bounded queue; only
+//! control traffic is cast to `ControlDispatch`. The reader never writes to
+//! stdin itself.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use futures::FutureExt;
+use ractor::{Actor, ActorProcessingErr, ActorRef};
+use tokio::io::AsyncRead;
+use tokio_util::task::AbortOnDropHandle;
+use tracing::Instrument;
+
+use crate::backpressure::{Admit, Batcher, FrameSender};
+use crate::dispatch::DispatchMsg;
+use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
+use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
+use crate::framing::{Line, LineReader};
+use crate::handler::InboundRequest;
+use crate::shared::Shared;
+use crate::stream::Frame;
+use crate::supervisor::SupervisorMsg;
+
+/// How much of a skipped line a diagnostic carries.
+const DIAG_PREFIX: usize = 200;
+
+pub(crate) type BoxReader = Box<dyn AsyncRead + Send + Unpin>;
+
+/// The reader has no messages: it only owns its task.
+pub(crate) enum ReaderMsg {}
+
+pub(crate) struct ReaderArgs {
+    pub(crate) stdout: BoxReader,
+    pub(crate) max_line_bytes: usize,
+    pub(crate) frames: FrameSender,
+    pub(crate) dispatch: ActorRef<DispatchMsg>,
+    pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    pub(crate) shared: Arc<Shared>,
+}
+
+pub(crate) struct ReaderState {
+    task: AbortOnDropHandle<()>,
+}
+
+/// The reader actor.
+pub(crate) struct ReaderActor;
+
+struct Loop {
+    frames: Batcher,
+    consumer_gone: bool,
+    dispatch: ActorRef<DispatchMsg>,
+    shared: Arc<Shared>,
+}
+
+impl Loop {
+    fn skipped(&self, reason: SkipReason, line: &[u8]) {
+        self.shared.diagnostic(Diagnostic::LineSkipped {
+            reason,
+            prefix: prefix_of(line, DIAG_PREFIX),
+        });
+    }
+
+    async fn route(&mut self, line: Bytes) {
+        let env = match envelope::peek(&line) {
+            Ok(env) => env,
+            Err(Unroutable::NotJson) => return self.skipped(SkipReason::NotJson, &line),
+            Err(Unroutable::Malformed) => return self.skipped(SkipReason::Malformed, &line),
+        };
+        let msg = match env {
+            Envelope::ControlResponse {
+                request_id,
+                outcome,
+            } => DispatchMsg::Response {
+                id: request_id,
+                outcome,
+            },
+            Envelope::ControlRequest {
+                request_id,
+                subtype,
+                request,
+            } => DispatchMsg::Inbound(InboundRequest {
+                request_id,
+                subtype,
+                request,
+            }),
+            Envelope::ControlCancel { request_id } => DispatchMsg::Cancel { id: request_id },
+            Envelope::Message {
+                kind,
+                init_session_id,
+            } => {
+                if let Some(id) = init_session_id {
+                    self.shared.record_session_id(id);
+                }
+                if kind == "result" {
+                    self.shared.set_turn_open(false);
+                }
+                return self.deliver(Frame { kind, line }).await;
+            }
+        };
+        let _ = self.dispatch.cast(msg);
+    }
+
+    async fn deliver(&mut self, frame: Frame) {
+        let c = &self.shared.counters;
+        if !self.consumer_gone && self.frames.push(frame).await == Admit::Queued {
+            Counters::add(&c.frames_to_consumer, 1);
+        } else {
+            self.consumer_gone = true;
+            Counters::add(&c.frames_discarded, 1);
+        }
+    }
+
+    fn oversized(&self, prefix: &[u8], len: u64) {
+        self.skipped(SkipReason::Oversized { len }, prefix);
+        match envelope::scan_oversized_prefix(prefix) {
+            OversizedKind::ControlRequest(id) => {
+                let _ = self.dispatch.cast(DispatchMsg::RejectOversized { id, len });
+            }
+            OversizedKind::ControlResponse(id) => {
+                self.shared
+                    .diagnostic(Diagnostic::OversizedControlResponse {
+                        request_id: id.clone(),
+                    });
+                let _ = self.dispatch.cast(DispatchMsg::Response {
+                    id,
+                    outcome: Err(format!("the reply was {len} bytes, over max_line_bytes")),
+                });
+            }
+            OversizedKind::Other => {}
+        }
+    }
+}
+
+/// Lines handled per burst before the batch is flushed.
+const MAX_BURST: usize = 256;
+
+/// The next line; with `now` set, only if it is available without waiting.
+async fn next(
+    lines: &mut LineReader<BoxReader>,
+    now: bool,
+) -> Option<std::io::Result<Option<Line>>> {
+    if now {
+        lines.next_line().now_or_never()
+    } else {
+        Some(lines.next_line().await)
+    }
+}
+
+async fn read_loop(
+    stdout: BoxReader,
+    max_line_bytes: usize,
+    mut lp: Loop,
+    supervisor: ActorRef<SupervisorMsg>,
+) {
+    let mut lines = LineReader::new(stdout, max_line_bytes);
+    let mut burst = 0usize;
+    loop {
+        // Handle what is already buffered without waiting, then send the
+        // consumer's frames as one batch before waiting for more: one
+        // wake-up per burst instead of one per frame.
+        let now = burst > 0 && burst < MAX_BURST;
+        let line = match next(&mut lines, now).await {
+            None => {
+                lp.frames.flush();
+                burst = 0;
+                continue;
+            }
+            Some(Ok(Some(line))) => line,
+            Some(Ok(None)) => break,
+            Some(Err(e)) => {
+                lp.shared.diagnostic(Diagnostic::ReadError {
+                    message: e.to_string(),
+                });
+                let _ = supervisor.cast(SupervisorMsg::ReadFailed(e.to_string()));
+                break;
+            }
+        };
+        burst = if burst >= MAX_BURST {
+            lp.frames.flush();
+            1
+        } else {
+            burst + 1
+        };
+        lp.shared.touch();
+        Counters::add(&lp.shared.counters.frames_in, 1);
+        Counters::set(&lp.shared.counters.bytes_in, lines.bytes_read());
+        match line {
+            Line::Complete(bytes) => lp.route(bytes).await,
+            Line::Oversized { prefix, len } => lp.oversized(&prefix, len),
+            Line::TruncatedAtEof(bytes) => lp.skipped(SkipReason::TruncatedAtEof, &bytes),
+        }
+    }
+    // Send the rest and drop our end of the consumer queue before announcing
+    // EOF, so the shutdown's final item is always last.
+    lp.frames.flush();
+    drop(lp.frames);
+    lp.shared.stdout_done.cancel();
+    let _ = supervisor.cast(SupervisorMsg::StdoutEof);
+}
+
+impl Actor for ReaderActor {
+    type Msg = ReaderMsg;
+    type State = ReaderState;
+    type Arguments = ReaderArgs;
+
+    async fn pre_start(
+        &self,
+        _myself: ActorRef<ReaderMsg>,
+        args: ReaderArgs,
+    ) -> Result<ReaderState, ActorProcessingErr> {
+        let span = args.shared.span.clone();
+        let lp = Loop {
+            frames: args.frames.batcher(),
+            consumer_gone: false,
+            dispatch: args.dispatch,
+            shared: args.shared,
+        };
+        let task = tokio::spawn(
+            read_loop(args.stdout, args.max_line_bytes, lp, args.supervisor).instrument(span),
+        );
+        Ok(ReaderState {
+            task: AbortOnDropHandle::new(task),
+        })
+    }
+
+    async fn post_stop(
+        &self,
+        _myself: ActorRef<ReaderMsg>,
+        st: &mut ReaderState,
+    ) -> Result<(), ActorProcessingErr> {
+        // Wait for the loop to be gone (not just told to go), so nothing it
+        // holds can reach the consumer after the shutdown's final item.
+        st.task.abort();
+        let _ = (&mut st.task).await;
+        Ok(())
+    }
+}

@@ -1,0 +1,100 @@
+//! Our control requests: one id, one reply, a bounded wait.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use ractor::ActorRef;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tracing::Instrument;
+
+use crate::dispatch::DispatchMsg;
+use crate::error::ControlError;
+use crate::shared::Shared;
+
+/// Forgets a pending request if its caller stops waiting.
+struct ForgetGuard<'a> {
+    dispatch: &'a ActorRef<DispatchMsg>,
+    id: Option<String>,
+}
+
+impl Drop for ForgetGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(id) = self.id.take() {
+            let _ = self.dispatch.cast(DispatchMsg::Forget { id });
+        }
+    }
+}
+
+/// Sends one control request and waits for the reply paired by its id.
+pub(crate) async fn control_request(
+    shared: &Arc<Shared>,
+    dispatch: &ActorRef<DispatchMsg>,
+    request: Value,
+    timeout: Duration,
+) -> Result<Value, ControlError> {
+    if shared.is_closing() {
+        return Err(ControlError::ShuttingDown);
+    }
+    let subtype = request
+        .get("subtype")
+        .and_then(Value::as_str)
+        .ok_or_else(|| ControlError::InvalidRequest("no string \"subtype\"".into()))?
+        .to_owned();
+    let id = shared.next_request_id();
+    let span = tracing::info_span!(
+        parent: &shared.span,
+        "control_request",
+        request_id = id.as_str(),
+        subtype = subtype.as_str(),
+        duration_ms = tracing::field::Empty,
+        outcome = tracing::field::Empty,
+    );
+    if shared.log_payloads {
+        tracing::debug!(parent: &span, %request, "control request");
+    }
+    let mut line =
+        json!({"type": "control_request", "request_id": id, "request": request}).to_string();
+    line.push('\n');
+    let (tx, rx) = oneshot::channel();
+    let started = Instant::now();
+    let msg = DispatchMsg::Outbound {
+        id: id.clone(),
+        line: Bytes::from(line),
+        reply: tx,
+    };
+    dispatch.cast(msg).map_err(|_| ControlError::ShuttingDown)?;
+    let mut guard = ForgetGuard {
+        dispatch,
+        id: Some(id),
+    };
+    let result = match tokio::time::timeout(timeout, rx)
+        .instrument(span.clone())
+        .await
+    {
+        Ok(Ok(r)) => {
+            guard.id = None;
+            r
+        }
+        Ok(Err(_)) => {
+            guard.id = None;
+            Err(ControlError::ShuttingDown)
+        }
+        Err(_) => Err(ControlError::Timeout {
+            subtype,
+            after: timeout,
+        }),
+    };
+    span.record("duration_ms", started.elapsed().as_millis() as u64);
+    span.record(
+        "outcome",
+        match &result {
+            Ok(_) => "ok",
+            Err(ControlError::Remote { .. }) => "error_reply",
+            Err(ControlError::Timeout { .. }) => "timeout",
+            Err(_) => "failed",
+        },
+    );
+    result
+}

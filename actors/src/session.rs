@@ -1,0 +1,215 @@
+//! `Session`: the handle a host holds. Starting is in `start.rs`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use ractor::ActorRef;
+use serde_json::Value;
+use tokio::sync::{broadcast, oneshot};
+
+use crate::children::Children;
+use crate::envelope::{self, Envelope};
+use crate::error::{ControlError, SessionError};
+use crate::events::{SessionEvent, SessionStats};
+use crate::request::control_request;
+use crate::shared::Shared;
+use crate::shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+use crate::supervisor::SupervisorMsg;
+use crate::transport::TransportMsg;
+
+static NULL: Value = Value::Null;
+
+/// A running session. Cheap to clone; when the last clone is dropped the
+/// session shuts down in the background (same ordered path as
+/// [`Session::shutdown`]).
+#[derive(Clone, Debug)]
+pub struct Session {
+    pub(crate) inner: Arc<Handle>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Handle {
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    pub(crate) children: Children,
+    pub(crate) control_timeout: Duration,
+}
+
+impl std::fmt::Debug for Children {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Children").finish_non_exhaustive()
+    }
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        if self.shared.report().is_none() {
+            let _ = self
+                .supervisor
+                .cast(SupervisorMsg::Shutdown(ShutdownCause::HandleDropped));
+        }
+    }
+}
+
+impl Session {
+    fn shared(&self) -> &Shared {
+        &self.inner.shared
+    }
+
+    /// The CLI's pid (a local subprocess only).
+    pub fn pid(&self) -> Option<u32> {
+        self.shared().pid
+    }
+
+    /// The CLI's reply to `initialize`.
+    pub fn server_info(&self) -> &Value {
+        self.shared().server_info.get().unwrap_or(&NULL)
+    }
+
+    /// The CLI's session id, once its first `system/init` frame arrived.
+    pub fn session_id(&self) -> Option<String> {
+        self.shared().session_id.get().cloned()
+    }
+
+    /// Writes one frame to the CLI's stdin; a `type:"user"` frame opens a turn.
+    /// Resolves once the line is written (a CLI not reading stdin makes this
+    /// wait; dropping the future or shutting down ends the wait).
+    pub async fn send(&self, frame: &Value) -> Result<(), SessionError> {
+        let is_user = frame.get("type").and_then(Value::as_str) == Some("user");
+        let mut line =
+            serde_json::to_vec(frame).map_err(|e| SessionError::InvalidFrame(e.to_string()))?;
+        line.push(b'\n');
+        self.write_line(Bytes::from(line), is_user).await
+    }
+
+    /// Writes one raw NDJSON line (a trailing newline is added if missing).
+    pub async fn send_raw(&self, line: Bytes) -> Result<(), SessionError> {
+        let body = line.strip_suffix(b"\n").unwrap_or(&line);
+        if memchr::memchr(b'\n', body).is_some() {
+            return Err(SessionError::InvalidFrame(
+                "contains an interior newline".into(),
+            ));
+        }
+        let is_user =
+            matches!(envelope::peek(body), Ok(Envelope::Message { kind, .. }) if kind == "user");
+        let line = if line.ends_with(b"\n") {
+            line
+        } else {
+            let mut v = Vec::with_capacity(line.len() + 1);
+            v.extend_from_slice(&line);
+            v.push(b'\n');
+            Bytes::from(v)
+        };
+        self.write_line(line, is_user).await
+    }
+
+    async fn write_line(&self, line: Bytes, is_user: bool) -> Result<(), SessionError> {
+        let shared = self.shared();
+        if shared.is_closing() {
+            return Err(SessionError::ShuttingDown);
+        }
+        if is_user {
+            shared.set_turn_open(true);
+            shared.touch();
+        }
+        if shared.log_payloads {
+            tracing::debug!(parent: &shared.span, line = %String::from_utf8_lossy(&line), "send");
+        } else {
+            tracing::trace!(parent: &shared.span, bytes = line.len(), user = is_user, "send");
+        }
+        let (tx, rx) = oneshot::channel();
+        let msg = TransportMsg::Write {
+            line,
+            done: Some(tx),
+        };
+        self.inner
+            .children
+            .transport
+            .cast(msg)
+            .map_err(|_| SessionError::ShuttingDown)?;
+        match rx.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(SessionError::Write(e)),
+            Err(_) => Err(SessionError::ShuttingDown),
+        }
+    }
+
+    /// Sends a control request (an object with a `subtype`) and waits for
+    /// its reply, paired by id. `timeout` overrides `control_timeout`.
+    pub async fn request(
+        &self,
+        request: Value,
+        timeout: Option<Duration>,
+    ) -> Result<Value, ControlError> {
+        let t = timeout.unwrap_or(self.inner.control_timeout);
+        control_request(
+            &self.inner.shared,
+            &self.inner.children.dispatch,
+            request,
+            t,
+        )
+        .await
+    }
+
+    /// Lifecycle and diagnostic events from now on.
+    pub fn subscribe_events(&self) -> broadcast::Receiver<SessionEvent> {
+        self.shared().subscribe()
+    }
+
+    /// A snapshot of the counters.
+    pub fn stats(&self) -> SessionStats {
+        self.shared().stats()
+    }
+
+    /// The last lines of the CLI's stderr.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.shared().stderr.tail()
+    }
+
+    /// True once shutdown has begun (nothing new is admitted).
+    pub fn is_closed(&self) -> bool {
+        self.shared().is_closing()
+    }
+
+    /// The report, if the session has already ended.
+    pub fn report(&self) -> Option<ShutdownReport> {
+        self.shared().report()
+    }
+
+    /// Ordered shutdown. Idempotent: every caller, concurrent or later,
+    /// gets the same report, and escalation happens at most once.
+    pub async fn shutdown(&self) -> ShutdownReport {
+        self.shutdown_with(ShutdownCause::Requested).await
+    }
+
+    /// [`Session::shutdown`] with a cause of the caller's choosing (e.g.
+    /// `HostDrain`). Ignored if a shutdown already began.
+    pub async fn shutdown_with(&self, cause: ShutdownCause) -> ShutdownReport {
+        if let Some(r) = self.shared().report() {
+            return r;
+        }
+        let _ = self.inner.supervisor.cast(SupervisorMsg::Shutdown(cause));
+        self.closed().await
+    }
+
+    /// Waits until the session ended, for any reason.
+    pub async fn closed(&self) -> ShutdownReport {
+        match self.shared().wait_report().await {
+            Some(r) => r,
+            // Unreachable while `Shared` holds the sender; never hang regardless.
+            None => ShutdownReport {
+                cause: ShutdownCause::Fatal {
+                    reason: "the session's report was lost".into(),
+                },
+                exit: None,
+                escalation: Escalation::None,
+                timings: ShutdownTimings::default(),
+                frames_after_eof: 0,
+                handlers_cancelled: 0,
+                requests_failed: 0,
+                stderr_tail: self.stderr_tail(),
+            },
+        }
+    }
+}

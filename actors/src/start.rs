@@ -1,0 +1,136 @@
+//! `Session::start`: open the channel, start the tree in order, initialize.
+
+use std::sync::Arc;
+
+use ractor::{Actor, ActorRef};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tracing::Instrument;
+
+use crate::backpressure;
+use crate::config::SessionConfig;
+use crate::error::{ControlError, StartError};
+use crate::events::LifecycleEvent;
+use crate::request::control_request;
+use crate::session::{Handle, Session};
+use crate::shared::Shared;
+use crate::shutdown::{ShutdownCause, ShutdownReport};
+use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
+use crate::stream::FrameStream;
+use crate::supervisor::{SessionSupervisor, SupervisorArgs, SupervisorMsg};
+
+/// Shuts the tree down if `Session::start` is dropped half-way.
+struct StartGuard(Option<ActorRef<SupervisorMsg>>);
+
+impl Drop for StartGuard {
+    fn drop(&mut self) {
+        if let Some(sup) = self.0.take() {
+            let _ = sup.cast(SupervisorMsg::Shutdown(ShutdownCause::StartAbandoned));
+        }
+    }
+}
+
+fn tail_of(report: &Option<ShutdownReport>) -> String {
+    report
+        .as_ref()
+        .map(|r| r.stderr_tail.join("\n"))
+        .unwrap_or_default()
+}
+
+impl Session {
+    /// Opens the channel, starts the tree in order, sends `initialize` once
+    /// the reader runs, and waits for its reply (or the CLI's exit, or the
+    /// timeout). On any failure everything is torn down (the process
+    /// reaped) before the error is returned. Dropping this future half-way
+    /// shuts down whatever was started, in the background.
+    pub async fn start(config: SessionConfig) -> Result<(Session, FrameStream), StartError> {
+        let init_timeout = config.effective_initialize_timeout();
+        let mut init = config.initialize;
+        match init.get("subtype") {
+            None if init.is_object() => init["subtype"] = json!("initialize"),
+            Some(Value::String(s)) if s == "initialize" => {}
+            _ => {
+                return Err(StartError::InvalidInitialize(
+                    "expected an object with \"subtype\":\"initialize\"".into(),
+                ));
+            }
+        }
+        let conn = config.transport.connect().await?;
+        let pid = conn.control.pid();
+        let (frames, stream, budget) = backpressure::channel(config.max_buffered_bytes);
+        let ring = StderrRing::new(config.stderr_lines, DEFAULT_STDERR_LINE_BYTES);
+        let shared = Shared::new(
+            config.label,
+            pid,
+            budget,
+            ring,
+            config.log_payloads,
+            config.events,
+        );
+        let (children_out, children_rx) = oneshot::channel();
+        let args = SupervisorArgs {
+            conn,
+            shared: shared.clone(),
+            frames,
+            max_line_bytes: config.max_line_bytes,
+            inbound: config.inbound,
+            handler_timeout: config.handler_timeout,
+            control_timeout: config.control_timeout,
+            grace: config.grace,
+            term_grace: config.term_grace,
+            watchdog: config.idle_watchdog,
+            on_stderr: config.on_stderr,
+            children_out,
+        };
+        let span = shared.span.clone();
+        let control_timeout = config.control_timeout;
+        async move {
+            let (supervisor, _) = Actor::spawn(None, SessionSupervisor, args)
+                .await
+                .map_err(|e| StartError::Spawn(e.to_string()))?;
+            let mut guard = StartGuard(Some(supervisor.clone()));
+            // Sent by pre_start, which `spawn` awaited.
+            let children = children_rx.await.map_err(|_| {
+                StartError::Spawn("the supervisor did not start its children".into())
+            })?;
+            match control_request(&shared, &children.dispatch, init, init_timeout).await {
+                Ok(info) => {
+                    let _ = shared.server_info.set(info);
+                    shared.lifecycle(LifecycleEvent::Initialized);
+                    guard.0 = None;
+                    let inner = Arc::new(Handle {
+                        shared,
+                        supervisor,
+                        children,
+                        control_timeout,
+                    });
+                    Ok((Session { inner }, stream))
+                }
+                Err(e) => {
+                    let cause = ShutdownCause::InitializeFailed {
+                        reason: e.to_string(),
+                    };
+                    let _ = supervisor.cast(SupervisorMsg::Shutdown(cause));
+                    let report = shared.wait_report().await;
+                    guard.0 = None;
+                    Err(match e {
+                        ControlError::Timeout { after, .. } => StartError::InitializeTimeout {
+                            after,
+                            stderr_tail: tail_of(&report),
+                        },
+                        ControlError::Remote { message } => {
+                            StartError::InitializeRejected { message }
+                        }
+                        ControlError::InvalidRequest(m) => StartError::InvalidInitialize(m),
+                        _ => StartError::ExitedBeforeInitialize {
+                            exit: report.as_ref().and_then(|r| r.exit),
+                            stderr_tail: tail_of(&report),
+                        },
+                    })
+                }
+            }
+        }
+        .instrument(span)
+        .await
+    }
+}

@@ -1,0 +1,241 @@
+//! `TransportActor`: owns the channel's writer and its `ChannelControl`.
+//!
+//! Two tasks do the waiting so the actor never blocks in `handle`:
+//! - the stdin writer writes lines in order; a CLI that stops reading stdin
+//!   stalls only this task (escalation goes through the other one);
+//! - the lifecycle task owns the `ChannelControl`, waits for the far end to
+//!   end, and carries out terminate / kill / cleanup meanwhile.
+//!
+//! Both are aborted when the actor's state is dropped (stop, kill or panic),
+//! which drops the `ChannelControl`; a `ChildProcess` kills its group on drop.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_util::task::AbortOnDropHandle;
+use tracing::Instrument;
+
+use crate::channel::ChannelControl;
+use crate::events::{Counters, LifecycleEvent};
+use crate::process::ExitInfo;
+use crate::shared::Shared;
+use crate::supervisor::SupervisorMsg;
+
+/// The far end has ended; `exit` is its status when known.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ended {
+    pub(crate) exit: Option<ExitInfo>,
+}
+
+/// `None` until the far end ended. A closed channel means the lifecycle
+/// task is gone (its `ChannelControl` was dropped, which kills the process).
+pub(crate) type EndedWatch = watch::Receiver<Option<Ended>>;
+
+pub(crate) type WriteDone = oneshot::Sender<Result<(), String>>;
+
+pub(crate) enum TransportMsg {
+    /// Write one line (newline included).
+    Write {
+        line: Bytes,
+        done: Option<WriteDone>,
+    },
+    /// Send EOF after the lines already queued.
+    CloseStdin,
+    /// Polite stop (SIGTERM to the group, or close).
+    Terminate,
+    /// Forceful stop (SIGKILL to the group, or abort).
+    Kill,
+    /// After the far end ended: kill leftovers of the group.
+    Cleanup(RpcReplyPort<Result<(), String>>),
+}
+
+enum WriterCmd {
+    Write(Bytes, Option<WriteDone>),
+    Close,
+}
+
+enum LifeCmd {
+    Terminate,
+    Kill,
+    Cleanup(RpcReplyPort<Result<(), String>>),
+}
+
+pub(crate) struct TransportArgs {
+    pub(crate) writer: Box<dyn AsyncWrite + Send + Unpin>,
+    pub(crate) control: Box<dyn ChannelControl>,
+    pub(crate) ended: watch::Sender<Option<Ended>>,
+    pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    pub(crate) shared: Arc<Shared>,
+}
+
+pub(crate) struct TransportState {
+    writer_tx: mpsc::UnboundedSender<WriterCmd>,
+    life_tx: mpsc::UnboundedSender<LifeCmd>,
+    _writer: AbortOnDropHandle<()>,
+    _life: AbortOnDropHandle<()>,
+}
+
+/// The transport actor.
+pub(crate) struct TransportActor;
+
+async fn writer_task(
+    writer: Box<dyn AsyncWrite + Send + Unpin>,
+    mut rx: mpsc::UnboundedReceiver<WriterCmd>,
+    shared: Arc<Shared>,
+) {
+    let mut writer = Some(writer);
+    let mut broken: Option<String> = None;
+    while let Some(cmd) = rx.recv().await {
+        match cmd {
+            WriterCmd::Write(line, done) => {
+                let result = match (&mut writer, &broken) {
+                    (_, Some(e)) => Err(e.clone()),
+                    (None, None) => Err("stdin is closed".to_owned()),
+                    (Some(w), None) => {
+                        let r = async {
+                            w.write_all(&line).await?;
+                            w.flush().await
+                        }
+                        .await;
+                        match r {
+                            Ok(()) => {
+                                Counters::add(&shared.counters.frames_out, 1);
+                                Counters::add(&shared.counters.bytes_out, line.len() as u64);
+                                Ok(())
+                            }
+                            Err(e) => {
+                                broken = Some(e.to_string());
+                                Err(e.to_string())
+                            }
+                        }
+                    }
+                };
+                if let Some(done) = done {
+                    let _ = done.send(result);
+                }
+            }
+            WriterCmd::Close => {
+                if let Some(mut w) = writer.take() {
+                    let _ = w.shutdown().await;
+                    drop(w);
+                    shared.lifecycle(LifecycleEvent::StdinClosed);
+                }
+            }
+        }
+    }
+}
+
+async fn lifecycle_task(
+    mut control: Box<dyn ChannelControl>,
+    mut rx: mpsc::UnboundedReceiver<LifeCmd>,
+    ended: watch::Sender<Option<Ended>>,
+    supervisor: ActorRef<SupervisorMsg>,
+    shared: Arc<Shared>,
+) {
+    let mut done = false;
+    loop {
+        tokio::select! {
+            r = control.wait(), if !done => {
+                done = true;
+                let exit = match r {
+                    Ok(exit) => Some(exit),
+                    Err(e) => {
+                        tracing::warn!(error = %e, "waiting for the CLI failed");
+                        None
+                    }
+                };
+                let _ = ended.send(Some(Ended { exit }));
+                shared.lifecycle(LifecycleEvent::Exited { exit });
+                let _ = supervisor.cast(SupervisorMsg::FarEndEnded(exit));
+            }
+            cmd = rx.recv() => match cmd {
+                None => break,
+                Some(LifeCmd::Terminate) => {
+                    if let Err(e) = control.terminate() {
+                        tracing::warn!(error = %e, "terminate failed");
+                    }
+                }
+                Some(LifeCmd::Kill) => {
+                    if let Err(e) = control.kill() {
+                        tracing::warn!(error = %e, "kill failed");
+                    }
+                }
+                Some(LifeCmd::Cleanup(reply)) => {
+                    let _ = reply.send(control.cleanup().map_err(|e| e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+impl Actor for TransportActor {
+    type Msg = TransportMsg;
+    type State = TransportState;
+    type Arguments = TransportArgs;
+
+    async fn pre_start(
+        &self,
+        _myself: ActorRef<TransportMsg>,
+        args: TransportArgs,
+    ) -> Result<TransportState, ActorProcessingErr> {
+        let (writer_tx, writer_rx) = mpsc::unbounded_channel();
+        let (life_tx, life_rx) = mpsc::unbounded_channel();
+        let span = args.shared.span.clone();
+        let writer = tokio::spawn(
+            writer_task(args.writer, writer_rx, args.shared.clone()).instrument(span.clone()),
+        );
+        let life = tokio::spawn(
+            lifecycle_task(
+                args.control,
+                life_rx,
+                args.ended,
+                args.supervisor,
+                args.shared,
+            )
+            .instrument(span),
+        );
+        Ok(TransportState {
+            writer_tx,
+            life_tx,
+            _writer: AbortOnDropHandle::new(writer),
+            _life: AbortOnDropHandle::new(life),
+        })
+    }
+
+    async fn handle(
+        &self,
+        _myself: ActorRef<TransportMsg>,
+        msg: TransportMsg,
+        st: &mut TransportState,
+    ) -> Result<(), ActorProcessingErr> {
+        match msg {
+            TransportMsg::Write { line, done } => {
+                if let Err(mpsc::error::SendError(WriterCmd::Write(_, Some(done)))) =
+                    st.writer_tx.send(WriterCmd::Write(line, done))
+                {
+                    let _ = done.send(Err("the stdin writer is gone".to_owned()));
+                }
+            }
+            TransportMsg::CloseStdin => {
+                let _ = st.writer_tx.send(WriterCmd::Close);
+            }
+            TransportMsg::Terminate => {
+                let _ = st.life_tx.send(LifeCmd::Terminate);
+            }
+            TransportMsg::Kill => {
+                let _ = st.life_tx.send(LifeCmd::Kill);
+            }
+            TransportMsg::Cleanup(reply) => {
+                if let Err(mpsc::error::SendError(LifeCmd::Cleanup(reply))) =
+                    st.life_tx.send(LifeCmd::Cleanup(reply))
+                {
+                    let _ = reply.send(Err("the lifecycle task is gone".to_owned()));
+                }
+            }
+        }
+        Ok(())
+    }
+}

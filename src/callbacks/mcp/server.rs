@@ -1,0 +1,288 @@
+//! An in-process MCP server: JSON-RPC dispatch for `initialize`, `ping`,
+//! `tools/list`, `tools/call` and notifications.
+
+use std::fmt;
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::in_flight::InFlight;
+use super::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
+use super::{PROTOCOL_VERSIONS, Tool, ToolContext, ToolResult};
+use crate::callbacks::CallbackError;
+use crate::protocol::{JsonRpcId, JsonRpcKind, JsonRpcMessage};
+use claude_agent_actors::CancellationToken;
+
+/// What one `tools/call` did, for the decision observer.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct CallRecord {
+    pub(crate) tool: String,
+    pub(crate) tool_use_id: Option<String>,
+    pub(crate) is_error: bool,
+}
+
+/// An MCP server whose tools run in this process, reached by the CLI
+/// through `mcp_message` control requests. Cloning is cheap and clones
+/// share the in-flight call map.
+///
+/// ```
+/// use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};
+/// use claude_agent::callbacks::CancellationToken;
+/// use serde_json::json;
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Add { a: f64, b: f64 }
+///
+/// let calc = SdkMcpServer::new("calc", "1.0.0").tool(Tool::typed::<Add>(
+///     "add", "Add two numbers",
+///     |args, _ctx| async move { Ok(ToolResult::text((args.a + args.b).to_string())) },
+/// ));
+/// let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+///                   "params": {"name": "add", "arguments": {"a": 2, "b": 3}}});
+/// let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+/// let reply = rt.block_on(calc.handle_message(&call, CancellationToken::new()));
+/// assert_eq!(reply, json!({"jsonrpc": "2.0", "id": 2,
+///     "result": {"content": [{"type": "text", "text": "5"}], "isError": false}}));
+/// ```
+#[derive(Clone)]
+pub struct SdkMcpServer {
+    name: Arc<str>,
+    version: Arc<str>,
+    tools: Arc<Vec<Tool>>,
+    in_flight: InFlight,
+}
+
+impl fmt::Debug for SdkMcpServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SdkMcpServer")
+            .field("name", &self.name)
+            .field("version", &self.version)
+            .field(
+                "tools",
+                &self.tools.iter().map(Tool::name).collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+impl SdkMcpServer {
+    /// A server with no tools; `name` is the key in `--mcp-config`.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        Self {
+            name: name.into().into(),
+            version: version.into().into(),
+            tools: Arc::default(),
+            in_flight: InFlight::default(),
+        }
+    }
+
+    /// Adds a tool; one with the same name replaces the earlier one.
+    pub fn tool(mut self, tool: Tool) -> Self {
+        let tools = Arc::make_mut(&mut self.tools);
+        tools.retain(|t| t.name() != tool.name());
+        tools.push(tool);
+        self
+    }
+
+    /// The server's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The server's tools, in registration order.
+    pub fn tools(&self) -> &[Tool] {
+        &self.tools
+    }
+
+    /// How many `tools/call` requests are running now.
+    pub fn in_flight(&self) -> usize {
+        self.in_flight.len()
+    }
+
+    /// Answers one JSON-RPC message (the `message` of an `mcp_message`
+    /// request) with the JSON-RPC response to put in `mcp_response`.
+    /// `cancel` cancels a running tool call.
+    pub async fn handle_message(&self, message: &Value, cancel: CancellationToken) -> Value {
+        self.exchange(Some(message), cancel).await.0
+    }
+
+    /// [`Self::handle_message`], plus what a `tools/call` did.
+    pub(crate) async fn exchange(
+        &self,
+        message: Option<&Value>,
+        cancel: CancellationToken,
+    ) -> (Value, Option<CallRecord>) {
+        let Some(raw) = message else {
+            let reply = jsonrpc::error(None, INVALID_REQUEST, "invalid request: no message");
+            return (reply, None);
+        };
+        let decoded = serde_json::to_vec(raw)
+            .and_then(|bytes| serde_json::from_slice::<JsonRpcMessage>(&bytes));
+        let msg = match decoded {
+            Ok(m) => m,
+            Err(e) => {
+                let reply = jsonrpc::error(
+                    jsonrpc::raw_id(raw),
+                    INVALID_REQUEST,
+                    format!("invalid request: {e}"),
+                );
+                return (reply, None);
+            }
+        };
+        if msg.jsonrpc.as_deref() != Some("2.0") {
+            let reply = jsonrpc::error(
+                msg.id,
+                INVALID_REQUEST,
+                "invalid request: jsonrpc must be \"2.0\"",
+            );
+            return (reply, None);
+        }
+        let kind = msg.kind();
+        let params = msg.params.unwrap_or(Value::Null);
+        match (kind, msg.method, msg.id) {
+            (JsonRpcKind::Notification, Some(method), _) => {
+                self.notification(&method, &params);
+                (jsonrpc::notification_ack(), None)
+            }
+            (JsonRpcKind::Request, Some(method), Some(id)) => {
+                self.request(id, &method, params, cancel).await
+            }
+            (_, _, id) => {
+                let reply = jsonrpc::error(
+                    id,
+                    INVALID_REQUEST,
+                    "invalid request: expected a request or a notification",
+                );
+                (reply, None)
+            }
+        }
+    }
+
+    fn notification(&self, method: &str, params: &Value) {
+        if method == "notifications/cancelled" {
+            if let Some(id) = jsonrpc::raw_id(&json!({"id": params.get("requestId")})) {
+                let found = self.in_flight.cancel(&id);
+                tracing::debug!(server = %self.name, ?id, found, "mcp call cancelled by the client");
+            }
+        }
+        // Other notifications (`notifications/initialized`, progress, ...)
+        // need no action from a tools-only server.
+    }
+
+    async fn request(
+        &self,
+        id: JsonRpcId,
+        method: &str,
+        params: Value,
+        cancel: CancellationToken,
+    ) -> (Value, Option<CallRecord>) {
+        let result = match method {
+            "initialize" => self.initialize(&params),
+            "ping" => json!({}),
+            "tools/list" => {
+                let tools: Vec<Value> = self.tools.iter().map(Tool::listing).collect();
+                json!({ "tools": tools })
+            }
+            "tools/call" => return self.call(id, params, cancel).await,
+            other => {
+                let reply = jsonrpc::error(
+                    Some(id),
+                    METHOD_NOT_FOUND,
+                    format!("method not found: {other}"),
+                );
+                return (reply, None);
+            }
+        };
+        (jsonrpc::result(id, result), None)
+    }
+
+    fn initialize(&self, params: &Value) -> Value {
+        let asked = params.get("protocolVersion").and_then(Value::as_str);
+        let version = asked
+            .filter(|v| PROTOCOL_VERSIONS.contains(v))
+            .unwrap_or(PROTOCOL_VERSIONS[0]);
+        json!({
+            "protocolVersion": version,
+            "capabilities": {"tools": {"listChanged": false}},
+            "serverInfo": {"name": &*self.name, "version": &*self.version},
+        })
+    }
+
+    async fn call(
+        &self,
+        id: JsonRpcId,
+        params: Value,
+        cancel: CancellationToken,
+    ) -> (Value, Option<CallRecord>) {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            let reply = jsonrpc::error(
+                Some(id),
+                INVALID_PARAMS,
+                "invalid params: tools/call needs a string params.name",
+            );
+            return (reply, None);
+        };
+        let tool_use_id = params
+            .pointer("/_meta/claudecode~1toolUseId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let arguments = match params.get("arguments") {
+            None | Some(Value::Null) => json!({}),
+            Some(a) => a.clone(),
+        };
+        let result = match self.tools.iter().find(|t| t.name() == name) {
+            None => ToolResult::error(format!(
+                "tool {name:?} not found on MCP server {:?}",
+                &*self.name
+            )),
+            Some(tool) => {
+                self.run(tool, id.clone(), arguments, tool_use_id.clone(), cancel)
+                    .await
+            }
+        };
+        let record = CallRecord {
+            tool: name.to_owned(),
+            tool_use_id,
+            is_error: result.is_error,
+        };
+        let value = serde_json::to_value(&result).unwrap_or_else(
+            |e| json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
+        );
+        (jsonrpc::result(id, value), Some(record))
+    }
+
+    /// Runs a tool under a token that the runtime's `cancel` and
+    /// `notifications/cancelled` both fire. On cancellation the tool's
+    /// future is polled once more (so a tool watching its token can answer)
+    /// and then dropped.
+    async fn run(
+        &self,
+        tool: &Tool,
+        id: JsonRpcId,
+        arguments: Value,
+        tool_use_id: Option<String>,
+        cancel: CancellationToken,
+    ) -> ToolResult {
+        let token = cancel.child_token();
+        let _guard = self.in_flight.register(id, token.clone());
+        let context = ToolContext {
+            cancel: token.clone(),
+            tool_use_id,
+            server: Arc::clone(&self.name),
+            tool: Arc::clone(&tool.name),
+        };
+        let fut = tool.handler.call(arguments, context);
+        let outcome = tokio::select! {
+            biased;
+            r = fut => r,
+            _ = token.cancelled() => Err(CallbackError::Cancelled),
+        };
+        match outcome {
+            Ok(result) => result,
+            Err(CallbackError::Cancelled) => {
+                ToolResult::error(format!("tool {:?} was cancelled", tool.name()))
+            }
+            Err(e) => ToolResult::error(e.to_string()),
+        }
+    }
+}

@@ -1,0 +1,237 @@
+//! Tools of an in-process MCP server: definition, input schema, handler.
+
+use std::fmt;
+use std::future::Future;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use schemars::JsonSchema;
+use schemars::generate::SchemaSettings;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use super::ToolResult;
+use crate::callbacks::CallbackError;
+use claude_agent_actors::CancellationToken;
+
+/// What a tool knows about the call it serves.
+#[derive(Debug, Clone)]
+pub struct ToolContext {
+    /// Fires when the CLI cancels the call (`control_cancel_request` or MCP
+    /// `notifications/cancelled`) or the session shuts down. Hand it to
+    /// any work the tool spawns.
+    pub cancel: CancellationToken,
+    /// The model's tool call id (`params._meta["claudecode/toolUseId"]`).
+    pub tool_use_id: Option<String>,
+    /// The server's name.
+    pub server: Arc<str>,
+    /// The tool's name.
+    pub tool: Arc<str>,
+}
+
+/// Runs a tool on raw JSON arguments. Implemented for every
+/// `Fn(Value, ToolContext) -> Fut` with
+/// `Fut: Future<Output = Result<ToolResult, CallbackError>>`.
+pub trait ToolHandler: Send + Sync + 'static {
+    /// Runs one call. An `Err` becomes an `isError: true` result.
+    fn call(
+        &self,
+        arguments: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'static, Result<ToolResult, CallbackError>>;
+}
+
+impl<F, Fut> ToolHandler for F
+where
+    F: Fn(Value, ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ToolResult, CallbackError>> + Send + 'static,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'static, Result<ToolResult, CallbackError>> {
+        self(arguments, context).boxed()
+    }
+}
+
+/// A typed tool function: `Fn(A, ToolContext) -> impl Future<Output =
+/// Result<ToolResult, CallbackError>>`. Written as a trait with an `Fn`
+/// supertrait so closures need no parameter annotations.
+pub trait TypedToolFn<A>:
+    Fn(A, ToolContext) -> <Self as TypedToolFn<A>>::Fut + Send + Sync + 'static
+{
+    /// The future the function returns.
+    type Fut: Future<Output = Result<ToolResult, CallbackError>> + Send + 'static;
+}
+
+impl<A, F, Fut> TypedToolFn<A> for F
+where
+    F: Fn(A, ToolContext) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = Result<ToolResult, CallbackError>> + Send + 'static,
+{
+    type Fut = Fut;
+}
+
+/// Decodes arguments into `A` before calling the typed function.
+struct Typed<A, F> {
+    f: F,
+    _args: PhantomData<fn(A)>,
+}
+
+impl<A, F> ToolHandler for Typed<A, F>
+where
+    A: DeserializeOwned + Send + 'static,
+    F: TypedToolFn<A>,
+{
+    fn call(
+        &self,
+        arguments: Value,
+        context: ToolContext,
+    ) -> BoxFuture<'static, Result<ToolResult, CallbackError>> {
+        match serde_json::from_value::<A>(arguments) {
+            Ok(args) => (self.f)(args, context).boxed(),
+            Err(e) => {
+                let msg = format!("invalid arguments for tool {}: {e}", context.tool);
+                futures::future::ready(Err(CallbackError::Message(msg))).boxed()
+            }
+        }
+    }
+}
+
+/// MCP tool annotations: hints about a tool's behaviour.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolAnnotations {
+    /// A human-facing title.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// The tool does not change its environment.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub read_only_hint: Option<bool>,
+    /// The tool may destroy data.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive_hint: Option<bool>,
+    /// Repeating a call has no further effect.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub idempotent_hint: Option<bool>,
+    /// The tool talks to the outside world.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub open_world_hint: Option<bool>,
+}
+
+/// One tool: name, description, input schema, annotations, handler.
+///
+/// ```
+/// use claude_agent::callbacks::mcp::{Tool, ToolResult};
+///
+/// #[derive(serde::Deserialize, schemars::JsonSchema)]
+/// struct Add { a: f64, b: f64 }
+///
+/// let add = Tool::typed::<Add>("add", "Add two numbers", |args, _ctx| async move {
+///     Ok(ToolResult::text((args.a + args.b).to_string()))
+/// });
+/// assert_eq!(add.input_schema()["required"], serde_json::json!(["a", "b"]));
+/// ```
+#[derive(Clone)]
+pub struct Tool {
+    pub(crate) name: Arc<str>,
+    description: String,
+    input_schema: Value,
+    annotations: Option<ToolAnnotations>,
+    pub(crate) handler: Arc<dyn ToolHandler>,
+}
+
+impl fmt::Debug for Tool {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tool")
+            .field("name", &self.name)
+            .field("description", &self.description)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Tool {
+    /// A tool taking `A`, whose input schema is derived from `A`. Arguments
+    /// that do not decode into `A` give an `isError: true` result naming
+    /// the problem; the function is not called.
+    pub fn typed<A>(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        f: impl TypedToolFn<A>,
+    ) -> Self
+    where
+        A: JsonSchema + DeserializeOwned + Send + 'static,
+    {
+        let handler = Typed {
+            f,
+            _args: PhantomData,
+        };
+        Self::new(name, description, schema_for::<A>(), handler)
+    }
+
+    /// A tool with an explicit JSON schema and raw JSON arguments (not
+    /// validated against the schema).
+    pub fn new(
+        name: impl Into<String>,
+        description: impl Into<String>,
+        input_schema: Value,
+        handler: impl ToolHandler,
+    ) -> Self {
+        Self {
+            name: name.into().into(),
+            description: description.into(),
+            input_schema,
+            annotations: None,
+            handler: Arc::new(handler),
+        }
+    }
+
+    /// Sets the annotations.
+    pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
+        self.annotations = Some(annotations);
+        self
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The input schema sent in `tools/list`.
+    pub fn input_schema(&self) -> &Value {
+        &self.input_schema
+    }
+
+    /// The entry for `tools/list`.
+    pub(crate) fn listing(&self) -> Value {
+        let mut v = serde_json::json!({
+            "name": &*self.name,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+        });
+        if let (Some(a), Some(obj)) = (&self.annotations, v.as_object_mut()) {
+            obj.insert(
+                "annotations".into(),
+                serde_json::to_value(a).unwrap_or_default(),
+            );
+        }
+        v
+    }
+}
+
+/// `A`'s JSON schema with subschemas inlined (the model reads it as one
+/// object) and without `$schema`, which MCP clients do not need.
+fn schema_for<A: JsonSchema>() -> Value {
+    let generator = SchemaSettings::draft2020_12()
+        .with(|s| s.inline_subschemas = true)
+        .into_generator();
+    let mut schema = generator.into_root_schema_for::<A>().to_value();
+    if let Some(obj) = schema.as_object_mut() {
+        obj.remove("$schema");
+    }
+    schema
+}

@@ -1,0 +1,48 @@
+//! The host's side of the CLI's control requests: permission callbacks
+//! ([`CanUseTool`]), hooks ([`Hooks`]) and in-process MCP servers
+//! ([`mcp::SdkMcpServer`]), gathered in [`Callbacks`], which the session
+//! runtime calls as its [`InboundHandler`](claude_agent_actors::InboundHandler).
+//!
+//! ```
+//! use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};
+//! use claude_agent::callbacks::{AllowList, Callbacks, CallbackError, HookContext,
+//!     HookEventKind, HookMatcher, Hooks};
+//! use claude_agent::protocol::{HookInput, HookOutput};
+//!
+//! #[derive(serde::Deserialize, schemars::JsonSchema)]
+//! struct Add { a: f64, b: f64 }
+//!
+//! let audit = |input: HookInput, _tool_use_id: Option<String>, _ctx: HookContext| async move {
+//!     println!("{} is about to run", input.hook_event_name());
+//!     Ok::<_, CallbackError>(HookOutput::default())
+//! };
+//! let callbacks = Callbacks::new()
+//!     .with_can_use_tool(AllowList::new(["mcp__calc__add"], ["Bash"]))
+//!     .with_hooks(Hooks::new().on(HookEventKind::PreToolUse, HookMatcher::any().hook(audit)))
+//!     .with_mcp_server(SdkMcpServer::new("calc", "1.0.0").tool(Tool::typed::<Add>(
+//!         "add",
+//!         "Add two numbers",
+//!         |args, _ctx| async move { Ok(ToolResult::text((args.a + args.b).to_string())) },
+//!     )));
+//! assert_eq!(callbacks.sdk_server_names(), ["calc"]);
+//! assert!(callbacks.initialize_hooks_json().is_some());
+//! ```
+
+mod decision;
+mod error;
+pub mod hooks;
+pub mod mcp;
+pub mod permission;
+mod router;
+
+pub use claude_agent_actors::CancellationToken;
+pub use decision::{Decision, DecisionObserver};
+pub use error::CallbackError;
+pub use hooks::{
+    HookCallback, HookContext, HookEventKind, HookMatcher, Hooks, pre_tool_use_decision,
+};
+pub use permission::{
+    AllowList, CanUseTool, PermissionContext, allow, allow_and_update, allow_with_input, deny,
+    deny_and_interrupt,
+};
+pub use router::Callbacks;

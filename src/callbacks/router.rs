@@ -1,0 +1,262 @@
+//! [`Callbacks`]: every callback of a session, and the [`InboundHandler`]
+//! that routes the CLI's control requests to them.
+
+use std::fmt;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use super::Decision;
+use super::decision::{DecisionObserver, Observers};
+use super::hooks::{HookContext, Hooks};
+use super::mcp::SdkMcpServer;
+use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
+use super::permission::{self, CanUseTool, PermissionContext};
+use crate::protocol::{ControlRequestPayload, StdoutFrame, parse_line};
+use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+
+type Reply = BoxFuture<'static, Result<Value, HandlerError>>;
+
+/// The routed request's future, or the error to reply with at once.
+type Routed = Result<Reply, String>;
+
+const CAN_USE_TOOL: &str = "can_use_tool";
+const HOOK_CALLBACK: &str = "hook_callback";
+const MISMATCH: &str = "the request's subtype member does not match the routed subtype";
+
+/// The permission callback, hooks and in-process MCP servers of a session.
+///
+/// As an [`InboundHandler`] it answers `can_use_tool` with the permission
+/// callback, `hook_callback` with the hook registered under `callback_id`,
+/// and `mcp_message` with the named server. Error replies: no permission
+/// callback, an unknown hook id, an undecodable request, a failing
+/// callback, any other subtype. An unknown MCP server is answered, like the
+/// official Python SDK does, with a JSON-RPC `-32601` error inside
+/// `mcp_response`, so the CLI's MCP client fails only that request.
+#[derive(Clone, Default)]
+pub struct Callbacks {
+    /// Answers `can_use_tool`; `None` makes every such request an error.
+    pub can_use_tool: Option<Arc<dyn CanUseTool>>,
+    /// Hook callbacks.
+    pub hooks: Hooks,
+    /// In-process MCP servers, found by name.
+    pub mcp_servers: Vec<SdkMcpServer>,
+    observers: Observers,
+}
+
+impl fmt::Debug for Callbacks {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Callbacks")
+            .field("can_use_tool", &self.can_use_tool.is_some())
+            .field("hooks", &self.hooks)
+            .field("mcp_servers", &self.mcp_servers)
+            .field("observers", &self.observers.len())
+            .finish()
+    }
+}
+
+impl Callbacks {
+    /// No callbacks.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets the permission callback.
+    pub fn with_can_use_tool(mut self, callback: impl CanUseTool) -> Self {
+        self.can_use_tool = Some(Arc::new(callback));
+        self
+    }
+
+    /// Sets the hooks.
+    pub fn with_hooks(mut self, hooks: Hooks) -> Self {
+        self.hooks = hooks;
+        self
+    }
+
+    /// Adds an in-process MCP server (one with the same name is replaced).
+    pub fn with_mcp_server(mut self, server: SdkMcpServer) -> Self {
+        self.mcp_servers.retain(|s| s.name() != server.name());
+        self.mcp_servers.push(server);
+        self
+    }
+
+    /// Adds an observer called with every [`Decision`] (after the callback
+    /// answered, before the reply is sent). Observers run on the request's
+    /// task: keep them quick.
+    pub fn on_decision(mut self, observer: DecisionObserver) -> Self {
+        self.observers = self.observers.with(observer);
+        self
+    }
+
+    /// The `hooks` member of the `initialize` request (`None` = `null`).
+    pub fn initialize_hooks_json(&self) -> Option<Value> {
+        self.hooks.initialize_json()
+    }
+
+    /// The names of the in-process MCP servers (for `--mcp-config`
+    /// entries `{"type": "sdk", "name": ...}`).
+    pub fn sdk_server_names(&self) -> Vec<&str> {
+        self.mcp_servers.iter().map(SdkMcpServer::name).collect()
+    }
+
+    fn permission(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
+        let callback = self
+            .can_use_tool
+            .clone()
+            .ok_or("no can_use_tool callback is registered")?;
+        let ControlRequestPayload::CanUseTool(decoded) = decode(&request)? else {
+            return Err(MISMATCH.into());
+        };
+        let original_input = decoded.input.clone();
+        let tool_use_id = decoded.tool_use_id.clone();
+        let tool_name = decoded.tool_name.clone();
+        let context = PermissionContext {
+            cancel,
+            request_id: request.request_id,
+        };
+        let answer = callback.can_use_tool(decoded, context);
+        let observers = self.observers.clone();
+        Ok(async move {
+            let result = answer.await.map_err(|e| {
+                failed(
+                    &observers,
+                    CAN_USE_TOOL,
+                    format!("can_use_tool callback failed: {e}"),
+                )
+            })?;
+            let payload = permission::reply_payload(&result, original_input.as_ref())
+                .map_err(|e| failed(&observers, CAN_USE_TOOL, e.to_string()))?;
+            observers.notify(&Decision::Permission {
+                tool_use_id,
+                tool_name,
+                result,
+            });
+            Ok(payload)
+        }
+        .boxed())
+    }
+
+    fn hook(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
+        let ControlRequestPayload::HookCallback(decoded) = decode(&request)? else {
+            return Err(MISMATCH.into());
+        };
+        let callback_id = decoded
+            .callback_id
+            .ok_or("hook_callback request has no callback_id")?;
+        let entry = self
+            .hooks
+            .find(&callback_id)
+            .ok_or_else(|| format!("no hook callback is registered with id {callback_id:?}"))?;
+        let input = decoded
+            .input
+            .ok_or_else(|| format!("hook_callback request for {callback_id} has no input"))?;
+        let event = input.hook_event_name().to_owned();
+        let tool_use_id = decoded.tool_use_id;
+        let context = HookContext {
+            cancel,
+            callback_id: callback_id.clone(),
+            event: entry.event,
+        };
+        let answer = entry.callback.call(input, tool_use_id.clone(), context);
+        let observers = self.observers.clone();
+        Ok(async move {
+            let fail = |e: String| failed(&observers, HOOK_CALLBACK, e);
+            let output = answer
+                .await
+                .map_err(|e| fail(format!("hook callback {callback_id} failed: {e}")))?;
+            let payload = serde_json::to_value(&output).map_err(|e| fail(e.to_string()))?;
+            observers.notify(&Decision::Hook {
+                callback_id,
+                event,
+                tool_use_id,
+                output: Box::new(output),
+            });
+            Ok(payload)
+        }
+        .boxed())
+    }
+
+    fn mcp(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
+        let name = request
+            .request
+            .get("server_name")
+            .and_then(Value::as_str)
+            .ok_or("mcp_message request has no server_name")?;
+        let message = request.request.get("message").cloned();
+        let observers = self.observers.clone();
+        let Some(server) = self.mcp_servers.iter().find(|s| s.name() == name).cloned() else {
+            let error = format!("MCP server {name:?} not found");
+            let id = message.as_ref().and_then(jsonrpc::raw_id);
+            let reply =
+                json!({"mcp_response": jsonrpc::error(id, METHOD_NOT_FOUND, error.clone())});
+            observers.notify(&Decision::Failed {
+                subtype: request.subtype,
+                error,
+            });
+            return Ok(futures::future::ready(Ok(reply)).boxed());
+        };
+        Ok(async move {
+            let (response, record) = server.exchange(message.as_ref(), cancel).await;
+            if let Some(r) = record {
+                observers.notify(&Decision::McpCall {
+                    server: server.name().to_owned(),
+                    tool: r.tool,
+                    tool_use_id: r.tool_use_id,
+                    is_error: r.is_error,
+                });
+            }
+            Ok(json!({ "mcp_response": response }))
+        }
+        .boxed())
+    }
+}
+
+impl InboundHandler for Callbacks {
+    fn handle(&self, request: InboundRequest, cancel: CancellationToken) -> Reply {
+        let subtype = request.subtype.clone();
+        let routed = match subtype.as_str() {
+            CAN_USE_TOOL => self.permission(request, cancel),
+            HOOK_CALLBACK => self.hook(request, cancel),
+            "mcp_message" => self.mcp(request, cancel),
+            other => Err(format!("unsupported control request subtype {other:?}")),
+        };
+        routed.unwrap_or_else(|error| {
+            futures::future::ready(Err(failed(&self.observers, &subtype, error))).boxed()
+        })
+    }
+}
+
+/// Decodes the request with the protocol's own parser (as the line the CLI
+/// sent), so errors name the offending field.
+fn decode(request: &InboundRequest) -> Result<ControlRequestPayload, String> {
+    #[derive(Serialize)]
+    struct Line<'a> {
+        #[serde(rename = "type")]
+        kind: &'static str,
+        request_id: &'a str,
+        request: &'a Value,
+    }
+    let line = serde_json::to_vec(&Line {
+        kind: "control_request",
+        request_id: &request.request_id,
+        request: &request.request,
+    })
+    .map_err(|e| e.to_string())?;
+    match parse_line(&line) {
+        Ok(StdoutFrame::ControlRequest(c)) => Ok(c.request),
+        Ok(other) => Err(format!("decoded as {}", other.kind())),
+        Err(e) => Err(format!("cannot decode {} request: {e}", request.subtype)),
+    }
+}
+
+/// Tells the observers and makes the error reply.
+fn failed(observers: &Observers, subtype: &str, error: String) -> HandlerError {
+    observers.notify(&Decision::Failed {
+        subtype: subtype.to_owned(),
+        error: error.clone(),
+    });
+    HandlerError::new(error)
+}

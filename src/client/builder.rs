@@ -1,0 +1,296 @@
+//! From [`Options`] plus callbacks and runtime settings to a running session.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
+use claude_agent_actors::process::ProcessSpec;
+use claude_agent_actors::stderr::OnLine;
+use claude_agent_actors::{
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, DEFAULT_MAX_BUFFERED_BYTES, Session, SessionConfig,
+    Watchdog,
+};
+use serde_json::Value;
+
+use super::{Client, Prompt, Query};
+use crate::callbacks::mcp::SdkMcpServer;
+use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
+use crate::discovery;
+use crate::options::{CommandContext, McpServerConfig, McpServers, Options};
+use crate::{Error, Result};
+
+/// How the runtime treats the session: timeouts, buffers, shutdown grace.
+#[derive(Clone)]
+pub(crate) struct Runtime {
+    pub(crate) grace: Duration,
+    pub(crate) term_grace: Duration,
+    pub(crate) initialize_timeout: Option<Duration>,
+    pub(crate) control_timeout: Duration,
+    pub(crate) handler_timeout: Option<Duration>,
+    pub(crate) max_line_bytes: usize,
+    pub(crate) max_buffered_bytes: usize,
+    pub(crate) idle_watchdog: Option<Watchdog>,
+    pub(crate) on_stderr: Option<OnLine>,
+    pub(crate) label: Option<String>,
+}
+
+impl Default for Runtime {
+    fn default() -> Self {
+        Self {
+            grace: DEFAULT_GRACE,
+            term_grace: DEFAULT_GRACE,
+            initialize_timeout: None,
+            control_timeout: DEFAULT_CONTROL_TIMEOUT,
+            handler_timeout: None,
+            max_line_bytes: DEFAULT_MAX_LINE_BYTES,
+            max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
+            idle_watchdog: None,
+            on_stderr: None,
+            label: None,
+        }
+    }
+}
+
+/// Everything needed to start a session: the CLI [`Options`], callbacks
+/// (permission prompts, hooks, in-process MCP servers) and runtime settings.
+///
+/// ```no_run
+/// use claude_agent::callbacks::{allow, PermissionContext};
+/// use claude_agent::protocol::PermissionRequest;
+/// use claude_agent::{Client, Options};
+///
+/// # async fn run() -> claude_agent::Result<()> {
+/// let client = Client::builder(Options::new().model("claude-sonnet-4-5"))
+///     .can_use_tool(|req: PermissionRequest, _ctx: PermissionContext| async move {
+///         Ok(allow())
+///     })
+///     .grace(std::time::Duration::from_secs(10))
+///     .connect()
+///     .await?;
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+#[must_use = "a builder does nothing until `connect` or `query`"]
+pub struct ClientBuilder {
+    pub(crate) options: Options,
+    pub(crate) callbacks: Callbacks,
+    pub(crate) runtime: Runtime,
+}
+
+impl std::fmt::Debug for ClientBuilder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClientBuilder")
+            .field("options", &self.options)
+            .field("callbacks", &self.callbacks)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClientBuilder {
+    /// A builder around `options`, with no callbacks and default runtime settings.
+    pub fn new(options: Options) -> Self {
+        Self {
+            options,
+            callbacks: Callbacks::new(),
+            runtime: Runtime::default(),
+        }
+    }
+
+    /// Answers the CLI's permission prompts (`can_use_tool`); adds
+    /// `--permission-prompt-tool stdio` to the CLI's argv.
+    pub fn can_use_tool(mut self, callback: impl CanUseTool) -> Self {
+        self.callbacks = self.callbacks.with_can_use_tool(callback);
+        self
+    }
+
+    /// Registers hook callbacks for `event`.
+    pub fn hook(mut self, event: HookEventKind, matcher: HookMatcher) -> Self {
+        self.callbacks.hooks = std::mem::take(&mut self.callbacks.hooks).on(event, matcher);
+        self
+    }
+
+    /// Adds an in-process MCP server; its tools are named
+    /// `mcp__<server>__<tool>` for the model.
+    pub fn mcp_server(mut self, server: SdkMcpServer) -> Self {
+        self.callbacks = self.callbacks.with_mcp_server(server);
+        self
+    }
+
+    /// Replaces all callbacks at once.
+    pub fn callbacks(mut self, callbacks: Callbacks) -> Self {
+        self.callbacks = callbacks;
+        self
+    }
+
+    /// Observes every callback decision (for transcripts, audit logs).
+    pub fn on_decision(mut self, observer: DecisionObserver) -> Self {
+        self.callbacks = self.callbacks.on_decision(observer);
+        self
+    }
+
+    /// Time the CLI gets to exit after EOF before SIGTERM (default 5 s).
+    pub fn grace(mut self, grace: Duration) -> Self {
+        self.runtime.grace = grace;
+        self
+    }
+
+    /// Time the CLI gets after SIGTERM before SIGKILL (default 5 s).
+    pub fn term_grace(mut self, term_grace: Duration) -> Self {
+        self.runtime.term_grace = term_grace;
+        self
+    }
+
+    /// Timeout of `initialize` (default 60 s, raised by
+    /// `CLAUDE_CODE_STREAM_CLOSE_TIMEOUT`).
+    pub fn initialize_timeout(mut self, timeout: Duration) -> Self {
+        self.runtime.initialize_timeout = Some(timeout);
+        self
+    }
+
+    /// Default timeout of control requests such as `interrupt` (60 s).
+    pub fn control_timeout(mut self, timeout: Duration) -> Self {
+        self.runtime.control_timeout = timeout;
+        self
+    }
+
+    /// Bound on each callback run; on expiry the CLI gets an error reply.
+    pub fn callback_timeout(mut self, timeout: Duration) -> Self {
+        self.runtime.handler_timeout = Some(timeout);
+        self
+    }
+
+    /// Longest stdout line accepted (default 64 MiB); longer lines are
+    /// skipped with a diagnostic event.
+    pub fn max_line_bytes(mut self, bytes: usize) -> Self {
+        self.runtime.max_line_bytes = bytes;
+        self
+    }
+
+    /// Bytes of messages buffered for a slow reader before the session
+    /// pauses reading the CLI (default 16 MiB).
+    pub fn max_buffered_bytes(mut self, bytes: usize) -> Self {
+        self.runtime.max_buffered_bytes = bytes;
+        self
+    }
+
+    /// Watches for a turn that goes silent.
+    pub fn idle_watchdog(mut self, watchdog: Watchdog) -> Self {
+        self.runtime.idle_watchdog = Some(watchdog);
+        self
+    }
+
+    /// Called with each line the CLI writes to stderr (a bounded tail is
+    /// also kept and included in errors).
+    pub fn on_stderr(mut self, f: impl Fn(&str) + Send + Sync + 'static) -> Self {
+        self.runtime.on_stderr = Some(Arc::new(f));
+        self
+    }
+
+    /// A label for tracing spans and the live-process registry.
+    pub fn label(mut self, label: impl Into<String>) -> Self {
+        self.runtime.label = Some(label.into());
+        self
+    }
+
+    /// Starts the CLI and waits for its `initialize` reply.
+    pub async fn connect(self) -> Result<Client> {
+        let (config, builder) = self.session_config()?;
+        let (session, frames) = Session::start(config).await?;
+        Ok(Client::new(session, frames, builder))
+    }
+
+    /// One-shot: connects, sends `prompt`, streams messages until the
+    /// result, then shuts down. See [`query`](super::query()).
+    pub fn query(self, prompt: impl Into<Prompt>) -> Query {
+        Query::new(self, super::query::PromptSource::One(Box::new(prompt.into())))
+    }
+
+    /// The runtime's session config for these options.
+    pub(crate) fn session_config(mut self) -> Result<(SessionConfig, Self)> {
+        self.register_sdk_servers()?;
+        let program = match &self.options.cli_path {
+            Some(p) => p.clone(),
+            None => discovery::find_cli(None, self.options.cwd.as_deref())?,
+        };
+        let ctx = CommandContext {
+            permission_callback: self.callbacks.can_use_tool.is_some(),
+            trace_parent: None,
+            trace_state: None,
+        };
+        let cmd = self.options.to_command(program, &ctx)?;
+        let mut spec = ProcessSpec::new(cmd.program);
+        spec.args = cmd.args;
+        spec.env = cmd.env;
+        spec.env_remove = cmd.env_remove;
+        spec.cwd = cmd.cwd;
+        spec.session_label = self.runtime.label.clone();
+        let initialize = self
+            .options
+            .initialize_request(self.callbacks.initialize_hooks_json());
+        let rt = &self.runtime;
+        let mut config = SessionConfig::subprocess(spec)
+            .initialize(initialize)
+            .control_timeout(rt.control_timeout)
+            .handler_timeout(rt.handler_timeout)
+            .max_line_bytes(rt.max_line_bytes)
+            .max_buffered_bytes(rt.max_buffered_bytes)
+            .grace(rt.grace)
+            .term_grace(rt.term_grace)
+            .idle_watchdog(rt.idle_watchdog)
+            .inbound(Arc::new(self.callbacks.clone()));
+        if let Some(t) = rt.initialize_timeout {
+            config = config.initialize_timeout(t);
+        }
+        if let Some(f) = &rt.on_stderr {
+            config = config.on_stderr(f.clone());
+        }
+        if let Some(label) = &rt.label {
+            config = config.label(label.clone());
+        }
+        Ok((config, self))
+    }
+
+    /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
+    fn register_sdk_servers(&mut self) -> Result<()> {
+        let names: Vec<String> = self
+            .callbacks
+            .sdk_server_names()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        match &mut self.options.mcp_servers {
+            McpServers::Servers(list) => {
+                for name in names {
+                    if !list.iter().any(|(n, _)| *n == name) {
+                        list.push((name.clone(), McpServerConfig::Sdk { name }));
+                    }
+                }
+                Ok(())
+            }
+            McpServers::Json(text) => {
+                let mut v: Value = serde_json::from_str(text)
+                    .map_err(|e| Error::InvalidConfig(format!("mcp config json: {e}")))?;
+                let servers = v
+                    .get_mut("mcpServers")
+                    .and_then(Value::as_object_mut)
+                    .ok_or_else(|| {
+                        Error::InvalidConfig("mcp config json has no mcpServers object".into())
+                    })?;
+                for name in names {
+                    servers
+                        .entry(name.clone())
+                        .or_insert_with(|| serde_json::json!({"type": "sdk", "name": name}));
+                }
+                *text = v.to_string();
+                Ok(())
+            }
+            McpServers::Path(p) => Err(Error::InvalidConfig(format!(
+                "in-process MCP servers cannot be combined with the mcp config file {}",
+                p.display()
+            ))),
+        }
+    }
+}

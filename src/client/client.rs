@@ -1,0 +1,246 @@
+//! [`Client`]: a long-lived, multi-turn session.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent_actors::{FrameStream, Session, SessionEvent, SessionStats, ShutdownReport};
+use futures::stream::BoxStream;
+use futures::{Stream, StreamExt};
+use serde_json::{Value, json};
+use tokio::sync::Mutex;
+
+use super::messages::{self, Until};
+use super::{ClientBuilder, Prompt};
+use crate::options::{Options, PermissionMode};
+use crate::protocol::{Message, ServerInfo, UserMessage};
+use crate::{Error, Result};
+
+/// A connected Claude Code session: send turns, read typed messages, make
+/// control calls, shut down in order.
+///
+/// `Client` is cheap to clone (an `Arc` inside) and every method takes
+/// `&self`, so one session can be driven from many tasks: one task reading
+/// [`receive_messages`](Self::receive_messages) while others send prompts or
+/// call [`interrupt`](Self::interrupt). Messages have one reader at a time:
+/// a second `receive_*` stream waits until the first is dropped.
+///
+/// Dropping the last clone without [`shutdown`](Self::shutdown) runs the same
+/// ordered shutdown in the background (EOF, grace, SIGTERM, grace, SIGKILL);
+/// the process is reaped either way.
+///
+/// ```no_run
+/// use futures::StreamExt;
+/// use claude_agent::{Client, Options};
+///
+/// # async fn run() -> claude_agent::Result<()> {
+/// let client = Client::connect(Options::new()).await?;
+/// client.send("What is 2 + 2?").await?;
+/// let mut turn = client.receive_response();
+/// while let Some(message) = turn.next().await {
+///     println!("{}", message?.kind());
+/// }
+/// drop(turn);
+/// client.send("And times 3?").await?; // same connection, next turn
+/// let report = client.shutdown().await;
+/// println!("escalation: {:?}", report.escalation);
+/// # Ok(()) }
+/// ```
+#[derive(Clone)]
+pub struct Client {
+    pub(crate) inner: Arc<Inner>,
+}
+
+pub(crate) struct Inner {
+    pub(crate) session: Session,
+    pub(crate) frames: Arc<Mutex<FrameStream>>,
+    pub(crate) builder: ClientBuilder,
+}
+
+impl std::fmt::Debug for Client {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Client")
+            .field("pid", &self.pid())
+            .field("session_id", &self.session_id())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// Starts the CLI with `options` and no callbacks. Use
+    /// [`Client::builder`] for callbacks and runtime settings.
+    pub async fn connect(options: Options) -> Result<Self> {
+        ClientBuilder::new(options).connect().await
+    }
+
+    /// A builder for callbacks (permissions, hooks, MCP tools) and runtime
+    /// settings (grace periods, timeouts, buffer caps).
+    pub fn builder(options: Options) -> ClientBuilder {
+        ClientBuilder::new(options)
+    }
+
+    pub(crate) fn new(session: Session, frames: FrameStream, builder: ClientBuilder) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                session,
+                frames: Arc::new(Mutex::new(frames)),
+                builder,
+            }),
+        }
+    }
+
+    /// Sends one user turn: text, content blocks (e.g. an image), or a
+    /// [`UserMessage`].
+    pub async fn send(&self, prompt: impl Into<Prompt>) -> Result<()> {
+        let message = prompt.into().into_message();
+        self.send_message(&message).await
+    }
+
+    /// Sends every user message of `prompts`, in order.
+    pub async fn send_stream<S>(&self, prompts: S) -> Result<()>
+    where
+        S: Stream<Item = UserMessage> + Send,
+    {
+        let mut prompts = std::pin::pin!(prompts);
+        while let Some(message) = prompts.next().await {
+            self.send_message(&message).await?;
+        }
+        Ok(())
+    }
+
+    pub(crate) async fn send_message(&self, message: &UserMessage) -> Result<()> {
+        let line = Prompt::encode(message)?;
+        Ok(self.inner.session.send_raw(line).await?)
+    }
+
+    /// Every message, in order, across turns, until the session ends. A
+    /// message that fails to parse is an `Err` item and the stream goes on;
+    /// the CLI closing its output mid-turn ends the stream with
+    /// [`Error::Session`] (exit status and stderr tail inside).
+    pub fn receive_messages(&self) -> BoxStream<'static, Result<Message>> {
+        messages::stream(self.inner.frames.clone(), Until::End)
+    }
+
+    /// The messages of one turn, ending after its `result` message. The
+    /// connection stays open: frames after the result (e.g. a trailing
+    /// `system` frame) wait for the next `receive_*` call.
+    pub fn receive_response(&self) -> BoxStream<'static, Result<Message>> {
+        messages::stream(self.inner.frames.clone(), Until::Result)
+    }
+
+    /// Sends `request` (an object with a `subtype`) and waits for its reply.
+    pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
+        Ok(self.inner.session.request(request, timeout).await?)
+    }
+
+    /// Interrupts the running turn; it ends with an `error_during_execution`
+    /// result.
+    pub async fn interrupt(&self) -> Result<Value> {
+        self.control(json!({"subtype": "interrupt"}), None).await
+    }
+
+    /// Changes the permission mode for the following tool calls.
+    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<()> {
+        let request = json!({"subtype": "set_permission_mode", "mode": mode.as_str()});
+        self.control(request, None).await.map(drop)
+    }
+
+    /// Changes the model (`None`: back to the default).
+    pub async fn set_model(&self, model: Option<&str>) -> Result<()> {
+        self.control(json!({"subtype": "set_model", "model": model}), None)
+            .await
+            .map(drop)
+    }
+
+    /// Restores files to their state at a user message (needs file
+    /// checkpointing on).
+    pub async fn rewind_files(&self, user_message_id: &str) -> Result<()> {
+        let request = json!({"subtype": "rewind_files", "user_message_id": user_message_id});
+        self.control(request, None).await.map(drop)
+    }
+
+    /// The MCP servers' status (`{"mcpServers": [...]}`).
+    pub async fn mcp_status(&self) -> Result<Value> {
+        self.control(json!({"subtype": "mcp_status"}), None).await
+    }
+
+    /// The context window's usage by category.
+    pub async fn get_context_usage(&self) -> Result<Value> {
+        self.control(json!({"subtype": "get_context_usage"}), None)
+            .await
+    }
+
+    /// Reconnects an MCP server.
+    pub async fn mcp_reconnect(&self, server_name: &str) -> Result<()> {
+        let request = json!({"subtype": "mcp_reconnect", "serverName": server_name});
+        self.control(request, None).await.map(drop)
+    }
+
+    /// Enables or disables an MCP server.
+    pub async fn mcp_toggle(&self, server_name: &str, enabled: bool) -> Result<()> {
+        let request =
+            json!({"subtype": "mcp_toggle", "serverName": server_name, "enabled": enabled});
+        self.control(request, None).await.map(drop)
+    }
+
+    /// Stops a background task.
+    pub async fn stop_task(&self, task_id: &str) -> Result<()> {
+        let request = json!({"subtype": "stop_task", "task_id": task_id});
+        self.control(request, None).await.map(drop)
+    }
+
+    /// The CLI's `initialize` reply: commands, agents, models, account,
+    /// version, permission mode, ...
+    pub fn server_info(&self) -> Result<ServerInfo> {
+        let bytes = serde_json::to_vec(self.inner.session.server_info())
+            .map_err(|e| Error::Encode(e.to_string()))?;
+        serde_json::from_slice(&bytes).map_err(|e| Error::Encode(e.to_string()))
+    }
+
+    /// The raw `initialize` reply.
+    pub fn server_info_raw(&self) -> &Value {
+        self.inner.session.server_info()
+    }
+
+    /// The CLI's pid (`None` for a non-process transport).
+    pub fn pid(&self) -> Option<u32> {
+        self.inner.session.pid()
+    }
+
+    /// The CLI's session id, once its first `system/init` frame was read.
+    pub fn session_id(&self) -> Option<String> {
+        self.inner.session.session_id()
+    }
+
+    /// Lifecycle and diagnostic events (spawned, initialized, stdin closed,
+    /// exited, escalated, skipped lines, ...), apart from wire messages.
+    pub fn events(&self) -> tokio::sync::broadcast::Receiver<SessionEvent> {
+        self.inner.session.subscribe_events()
+    }
+
+    /// The session's counters.
+    pub fn stats(&self) -> SessionStats {
+        self.inner.session.stats()
+    }
+
+    /// The last lines of the CLI's stderr.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.inner.session.stderr_tail()
+    }
+
+    /// The options this client was started with.
+    pub fn options(&self) -> &Options {
+        &self.inner.builder.options
+    }
+
+    /// The underlying runtime session.
+    pub fn session(&self) -> &Session {
+        &self.inner.session
+    }
+
+    /// Ordered shutdown: stop admitting, fail pending requests, EOF, keep
+    /// reading, wait `grace`, SIGTERM the group, wait `term_grace`, SIGKILL,
+    /// reap. Idempotent: every caller gets the same report.
+    pub async fn shutdown(&self) -> ShutdownReport {
+        self.inner.session.shutdown().await
+    }
+}

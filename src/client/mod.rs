@@ -1,0 +1,15 @@
+//! The public SDK: [`query`] for one-shot runs, [`Client`] for long-lived
+//! multi-turn sessions, and [`ClientBuilder`] for callbacks and runtime
+//! settings.
+
+mod builder;
+#[allow(clippy::module_inception)]
+mod client;
+mod messages;
+mod prompt;
+mod query;
+
+pub use builder::ClientBuilder;
+pub use client::Client;
+pub use prompt::Prompt;
+pub use query::{Query, QueryPrompt, query};

@@ -1,0 +1,203 @@
+//! [`query`]: one-shot sessions as a stream of typed messages.
+
+use std::pin::Pin;
+use std::sync::{Arc, OnceLock};
+use std::task::{Context, Poll};
+
+use claude_agent_actors::ShutdownReport;
+use futures::stream::{self, BoxStream};
+use futures::{Stream, StreamExt};
+use tokio::sync::watch;
+use tokio_util::task::AbortOnDropHandle;
+
+use super::{Client, ClientBuilder, Prompt};
+use crate::Result;
+use crate::options::Options;
+use crate::protocol::{Message, UserMessage};
+
+/// Runs one session: connects, sends `prompt`, yields every typed message
+/// until the run ends, then shuts the CLI down in order.
+///
+/// The prompt is a string, content blocks, a [`UserMessage`], or a stream of
+/// user messages ([`QueryPrompt::Stream`]). The CLI's stdin stays open until
+/// the prompt is exhausted and a `result` has arrived after it, so
+/// permission, hook and MCP callbacks keep working for the whole run.
+/// Failures are typed items: the CLI not found, exiting before a result
+/// (status and stderr tail), a timeout, ... Use [`ClientBuilder::query`] for
+/// callbacks and runtime settings.
+///
+/// ```no_run
+/// use futures::StreamExt;
+/// use claude_agent::{query, Options};
+/// use claude_agent::protocol::Message;
+///
+/// # async fn run() -> claude_agent::Result<()> {
+/// let mut messages = query("Say hello", Options::new());
+/// while let Some(message) = messages.next().await {
+///     if let Message::Result(result) = message? {
+///         println!("{:?}", result.result);
+///     }
+/// }
+/// # Ok(()) }
+/// ```
+pub fn query(prompt: impl Into<QueryPrompt>, options: Options) -> Query {
+    Query::new(ClientBuilder::new(options), prompt.into().0)
+}
+
+/// The prompt of a [`query`]: one turn, or a stream of user messages.
+#[derive(Debug)]
+pub struct QueryPrompt(pub(crate) PromptSource);
+
+impl QueryPrompt {
+    /// A stream of user messages, sent in order as the CLI reads them.
+    #[allow(non_snake_case)]
+    pub fn Stream(messages: impl Stream<Item = UserMessage> + Send + 'static) -> Self {
+        Self(PromptSource::Stream(messages.boxed()))
+    }
+}
+
+impl<T: Into<Prompt>> From<T> for QueryPrompt {
+    fn from(p: T) -> Self {
+        Self(PromptSource::One(Box::new(p.into())))
+    }
+}
+
+pub(crate) enum PromptSource {
+    One(Box<Prompt>),
+    Stream(BoxStream<'static, UserMessage>),
+}
+
+impl std::fmt::Debug for PromptSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::One(p) => f.debug_tuple("One").field(p).finish(),
+            Self::Stream(_) => f.write_str("Stream(..)"),
+        }
+    }
+}
+
+/// The messages of a [`query`], as a `Stream`. Dropping it mid-run shuts the
+/// session down in the background; nothing is left running.
+#[must_use = "a query does nothing unless polled"]
+pub struct Query {
+    inner: BoxStream<'static, Result<Message>>,
+    report: Arc<OnceLock<ShutdownReport>>,
+}
+
+impl std::fmt::Debug for Query {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("finished", &self.report.get().is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Query {
+    pub(crate) fn new(builder: ClientBuilder, prompt: PromptSource) -> Self {
+        let report = Arc::new(OnceLock::new());
+        let state = State::Connect {
+            builder: Box::new(builder),
+            prompt,
+        };
+        let out = report.clone();
+        let inner = stream::unfold(state, move |st| step(st, out.clone())).boxed();
+        Self { inner, report }
+    }
+
+    /// The shutdown report, once the stream has ended (how the CLI exited,
+    /// whether escalation was needed, the stderr tail).
+    pub fn shutdown_report(&self) -> Option<&ShutdownReport> {
+        self.report.get()
+    }
+}
+
+impl Stream for Query {
+    type Item = Result<Message>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        self.inner.poll_next_unpin(cx)
+    }
+}
+
+enum State {
+    Connect {
+        builder: Box<ClientBuilder>,
+        prompt: PromptSource,
+    },
+    Reading(Box<Reading>),
+    Done,
+}
+
+struct Reading {
+    client: Client,
+    messages: BoxStream<'static, Result<Message>>,
+    /// `true` once every prompt message was written.
+    sent_all: watch::Receiver<bool>,
+    /// Writes a streamed prompt; aborted if the query is dropped.
+    _sender: Option<AbortOnDropHandle<()>>,
+    /// EOF was requested after the final result.
+    closing: bool,
+}
+
+async fn step(
+    state: State,
+    report: Arc<OnceLock<ShutdownReport>>,
+) -> Option<(Result<Message>, State)> {
+    let mut r = match state {
+        State::Done => return None,
+        State::Connect { builder, prompt } => match start(*builder, prompt).await {
+            Ok(r) => r,
+            Err(e) => return Some((Err(e), State::Done)),
+        },
+        State::Reading(r) => r,
+    };
+    let Some(item) = r.messages.next().await else {
+        let _ = report.set(r.client.shutdown().await);
+        return None;
+    };
+    if matches!(item, Ok(Message::Result(_))) && *r.sent_all.borrow() && !r.closing {
+        // EOF now; the runtime keeps reading, so frames that trail the
+        // result still arrive on `messages` before it ends.
+        r.closing = true;
+        let c = r.client.clone();
+        tokio::spawn(async move { c.shutdown().await });
+    }
+    if matches!(item, Err(ref e) if !matches!(e, crate::Error::Parse(_))) {
+        // A transport failure ends the run; finish the shutdown so the
+        // report is there when the stream ends.
+        let _ = report.set(r.client.shutdown().await);
+        return Some((item, State::Done));
+    }
+    Some((item, State::Reading(r)))
+}
+
+async fn start(builder: ClientBuilder, prompt: PromptSource) -> Result<Box<Reading>> {
+    let client = builder.connect().await?;
+    let messages = client.receive_messages();
+    let (done_tx, sent_all) = watch::channel(false);
+    let sender = match prompt {
+        PromptSource::One(p) => {
+            client.send(*p).await?;
+            let _ = done_tx.send(true);
+            None
+        }
+        PromptSource::Stream(mut prompts) => {
+            let c = client.clone();
+            Some(AbortOnDropHandle::new(tokio::spawn(async move {
+                while let Some(m) = prompts.next().await {
+                    if c.send_message(&m).await.is_err() {
+                        break;
+                    }
+                }
+                let _ = done_tx.send(true);
+            })))
+        }
+    };
+    Ok(Box::new(Reading {
+        client,
+        messages,
+        sent_all,
+        _sender: sender,
+        closing: false,
+    }))
+}

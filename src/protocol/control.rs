@@ -1,0 +1,171 @@
+//! Control frames, in both directions: requests, responses, cancellations.
+//!
+//! Requests from us to the CLI (`initialize`, `interrupt`, ...) and from the
+//! CLI to us (`can_use_tool`, `hook_callback`, `mcp_message`) share one
+//! [`ControlRequestPayload`] enum. Reply payloads depend on the request they
+//! answer, so [`ControlSuccess::response`] is kept as [`RawJson`] and decoded
+//! by whoever waits for it.
+
+pub mod hook_input;
+pub mod hook_output;
+pub mod initialize;
+pub mod mcp;
+pub mod permission;
+pub mod requests;
+
+use serde::Serialize;
+
+use self::hook_input::HookCallbackRequest;
+use self::initialize::InitializeRequest;
+use self::mcp::McpMessageRequest;
+use self::permission::PermissionRequest;
+use self::requests::{
+    EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
+};
+use super::{EncodeError, RawJson};
+
+wire_struct! {
+    /// A `control_request` line.
+    pub struct ControlRequest = "control_request", builder ControlRequestBuilder {
+        /// Pairs the reply with the request (required).
+        request_id: req String = "request_id",
+        /// What is asked (required).
+        request: req ControlRequestPayload = "request",
+    }
+}
+
+tagged_enum! {
+    /// The body of a control request, by `subtype`.
+    pub enum ControlRequestPayload = "control request", tag "subtype", builder ControlRequestPayloadBuilder {
+        /// SDK -> CLI: start the session (hooks, agents, ...).
+        Initialize(InitializeRequest) = "initialize",
+        /// SDK -> CLI: stop the current turn.
+        Interrupt(EmptyRequest) = "interrupt",
+        /// SDK -> CLI: change the permission mode.
+        SetPermissionMode(SetPermissionMode) = "set_permission_mode",
+        /// SDK -> CLI: change the model.
+        SetModel(SetModel) = "set_model",
+        /// SDK -> CLI: restore files to a user message's checkpoint.
+        RewindFiles(RewindFiles) = "rewind_files",
+        /// SDK -> CLI: report MCP server status.
+        McpStatus(EmptyRequest) = "mcp_status",
+        /// SDK -> CLI: report context window usage.
+        GetContextUsage(EmptyRequest) = "get_context_usage",
+        /// SDK -> CLI: reconnect an MCP server.
+        McpReconnect(McpReconnect) = "mcp_reconnect",
+        /// SDK -> CLI: enable or disable an MCP server.
+        McpToggle(McpToggle) = "mcp_toggle",
+        /// SDK -> CLI: stop a background task.
+        StopTask(StopTask) = "stop_task",
+        /// CLI -> SDK: may this tool run?
+        CanUseTool(PermissionRequest) = "can_use_tool",
+        /// CLI -> SDK: run a registered hook callback.
+        HookCallback(HookCallbackRequest) = "hook_callback",
+        /// CLI -> SDK: a JSON-RPC message for an in-process MCP server.
+        McpMessage(McpMessageRequest) = "mcp_message",
+        @other
+        /// A subtype this version does not model.
+        Other { subtype }
+    }
+}
+
+impl ControlRequest {
+    /// A request with the given id and payload.
+    pub fn new(request_id: impl Into<String>, request: ControlRequestPayload) -> Self {
+        Self {
+            request_id: request_id.into(),
+            request,
+            extra: Default::default(),
+        }
+    }
+}
+
+wire_struct! {
+    /// A `control_response` line.
+    pub struct ControlResponse = "control_response", builder ControlResponseBuilder {
+        /// The reply (required).
+        response: req ControlResponseBody = "response",
+    }
+}
+
+tagged_enum! {
+    /// The body of a control response, by `subtype`.
+    pub enum ControlResponseBody = "control response", tag "subtype", builder ControlResponseBodyBuilder {
+        /// The request succeeded.
+        Success(ControlSuccess) = "success",
+        /// The request failed.
+        Error(ControlError) = "error",
+        @other
+        /// A subtype this version does not model.
+        Other { subtype }
+    }
+}
+
+wire_struct! {
+    /// A successful reply.
+    pub struct ControlSuccess = "control_response/success", builder ControlSuccessBuilder {
+        /// The id of the request answered (required).
+        request_id: req String = "request_id",
+        /// The reply payload, shaped per request; decode with [`RawJson::decode`].
+        response: opt RawJson = "response",
+    }
+}
+
+wire_struct! {
+    /// A failed reply.
+    pub struct ControlError = "control_response/error", builder ControlErrorBuilder {
+        /// The id of the request answered (required).
+        request_id: req String = "request_id",
+        /// What went wrong.
+        error: opt String = "error",
+    }
+}
+
+impl ControlResponse {
+    /// A success reply to `request_id` carrying `payload`.
+    pub fn success<T: Serialize + ?Sized>(
+        request_id: impl Into<String>,
+        payload: &T,
+    ) -> Result<Self, EncodeError> {
+        let body = ControlSuccess {
+            request_id: request_id.into(),
+            response: Some(RawJson::encode(payload)?),
+            extra: Default::default(),
+        };
+        Ok(Self {
+            response: ControlResponseBody::Success(body),
+            extra: Default::default(),
+        })
+    }
+
+    /// An error reply to `request_id`.
+    pub fn error(request_id: impl Into<String>, message: impl Into<String>) -> Self {
+        let body = ControlError {
+            request_id: request_id.into(),
+            error: Some(message.into()),
+            extra: Default::default(),
+        };
+        Self {
+            response: ControlResponseBody::Error(body),
+            extra: Default::default(),
+        }
+    }
+
+    /// The id of the request this answers (`None` for an unknown subtype
+    /// without a string `request_id`).
+    pub fn request_id(&self) -> Option<&str> {
+        match &self.response {
+            ControlResponseBody::Success(s) => Some(&s.request_id),
+            ControlResponseBody::Error(e) => Some(&e.request_id),
+            ControlResponseBody::Other { raw, .. } => raw.get("request_id")?.as_str(),
+        }
+    }
+}
+
+wire_struct! {
+    /// A `control_cancel_request` line: stop handling a request; send no reply.
+    pub struct ControlCancelRequest = "control_cancel_request", builder ControlCancelRequestBuilder {
+        /// The request to cancel (required).
+        request_id: req String = "request_id",
+    }
+}

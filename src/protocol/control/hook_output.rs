@@ -1,0 +1,128 @@
+//! What a hook callback answers: the success payload of `hook_callback`.
+
+use serde_json::Value;
+
+wire_struct! {
+    /// A hook's output. All members are optional; the async form is
+    /// `{"async": true, "asyncTimeout"?: ms}` (see [`HookOutput::async_ack`]).
+    ///
+    /// ```
+    /// use claude_agent::protocol::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
+    ///
+    /// let out = HookOutput {
+    ///     hook_specific_output: Some(HookSpecificOutput::PreToolUse(PreToolUseOutput {
+    ///         permission_decision: Some(PermissionDecision::Allow),
+    ///         ..Default::default()
+    ///     })),
+    ///     ..Default::default()
+    /// };
+    /// assert_eq!(
+    ///     serde_json::to_string(&out).unwrap(),
+    ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#
+    /// );
+    /// ```
+    #[derive(Default)]
+    pub struct HookOutput = "hook output", builder HookOutputBuilder {
+        /// Whether the CLI should continue after the hook (default true).
+        continue_: opt bool = "continue",
+        /// Hide the hook's stdout from the transcript.
+        suppress_output: opt bool = "suppressOutput",
+        /// Shown to the user when `continue` is false.
+        stop_reason: opt String = "stopReason",
+        /// `approve` or `block` (older hook API).
+        decision: opt String = "decision",
+        /// A message shown to the user.
+        system_message: opt String = "systemMessage",
+        /// Why, for `decision`.
+        reason: opt String = "reason",
+        /// Per-event output.
+        hook_specific_output: opt HookSpecificOutput = "hookSpecificOutput",
+        /// The hook runs in the background.
+        is_async: opt bool = "async",
+        /// How long the background hook may run, in ms.
+        async_timeout: opt u64 = "asyncTimeout",
+    }
+}
+
+impl HookOutput {
+    /// The async acknowledgement: `{"async": true, "asyncTimeout"?: ms}`.
+    pub fn async_ack(timeout_ms: Option<u64>) -> Self {
+        Self {
+            is_async: Some(true),
+            async_timeout: timeout_ms,
+            ..Self::default()
+        }
+    }
+}
+
+string_enum! {
+    /// A `PreToolUse` hook's decision.
+    pub enum PermissionDecision {
+        /// Run the tool without asking.
+        Allow = "allow",
+        /// Refuse the tool call.
+        Deny = "deny",
+        /// Ask the user.
+        Ask = "ask",
+        /// Leave the decision to the next source.
+        Defer = "defer",
+    }
+}
+
+tagged_enum! {
+    /// `hookSpecificOutput`, by `hookEventName`.
+    pub enum HookSpecificOutput = "hook specific output", tag "hookEventName", builder HookSpecificOutputBuilder {
+        /// `PreToolUse`: a permission decision and input changes.
+        PreToolUse(PreToolUseOutput) = "PreToolUse",
+        /// `PostToolUse`.
+        PostToolUse(AdditionalContextOutput) = "PostToolUse",
+        /// `PostToolUseFailure`.
+        PostToolUseFailure(AdditionalContextOutput) = "PostToolUseFailure",
+        /// `UserPromptSubmit`.
+        UserPromptSubmit(AdditionalContextOutput) = "UserPromptSubmit",
+        /// `SessionStart`.
+        SessionStart(AdditionalContextOutput) = "SessionStart",
+        /// `SubagentStart`.
+        SubagentStart(AdditionalContextOutput) = "SubagentStart",
+        /// `Notification`.
+        Notification(AdditionalContextOutput) = "Notification",
+        /// `PermissionRequest`: the dialog's decision.
+        PermissionRequest(PermissionRequestOutput) = "PermissionRequest",
+        @other
+        /// An event this version does not model.
+        Other { hook_event_name }
+    }
+}
+
+wire_struct! {
+    /// `PreToolUse` hook output.
+    #[derive(Default)]
+    pub struct PreToolUseOutput = "PreToolUse output", builder PreToolUseOutputBuilder {
+        /// allow / deny / ask / defer.
+        permission_decision: opt PermissionDecision = "permissionDecision",
+        /// Why.
+        permission_decision_reason: opt String = "permissionDecisionReason",
+        /// Replacement tool input.
+        updated_input: opt Value = "updatedInput",
+        /// Context added for the model.
+        additional_context: opt String = "additionalContext",
+    }
+}
+
+wire_struct! {
+    /// Hook output that can only add context for the model.
+    #[derive(Default)]
+    pub struct AdditionalContextOutput = "hook output", builder AdditionalContextOutputBuilder {
+        /// Context added for the model.
+        additional_context: opt String = "additionalContext",
+    }
+}
+
+wire_struct! {
+    /// `PermissionRequest` hook output.
+    #[derive(Default)]
+    pub struct PermissionRequestOutput = "PermissionRequest output", builder PermissionRequestOutputBuilder {
+        /// `{behavior, updatedInput?, updatedPermissions?, message?, interrupt?}`.
+        decision: opt Value = "decision",
+    }
+}

@@ -1,0 +1,119 @@
+//! The `initialize` request and the server info it returns.
+
+use std::collections::BTreeMap;
+
+use serde_json::Value;
+
+wire_struct! {
+    /// `initialize`: the first request; registers hooks, agents and skills.
+    #[derive(Default)]
+    pub struct InitializeRequest = "control_request/initialize", builder InitializeRequestBuilder {
+        /// `{Event: [matcher, ...]}`, or null for none.
+        hooks: opt BTreeMap<String, Vec<HookMatcher>> = "hooks",
+        /// Custom agents by name.
+        agents: opt BTreeMap<String, AgentDefinition> = "agents",
+        /// Skills to enable.
+        skills: opt Value = "skills",
+        /// Leave dynamic sections out of the system prompt.
+        exclude_dynamic_sections: opt bool = "excludeDynamicSections",
+        /// Forward subagents' text to the host.
+        forward_subagent_text: opt bool = "forwardSubagentText",
+    }
+}
+
+wire_struct! {
+    /// Which hook callbacks run for one matcher.
+    #[derive(Default)]
+    pub struct HookMatcher = "hook matcher", builder HookMatcherBuilder {
+        /// Tool-name pattern, or null for all.
+        matcher: opt String = "matcher",
+        /// Callback ids answered through `hook_callback`.
+        hook_callback_ids: opt Vec<String> = "hookCallbackIds",
+        /// Timeout in seconds.
+        timeout: opt u64 = "timeout",
+    }
+}
+
+wire_struct! {
+    /// A custom agent (camelCase members).
+    #[derive(Default)]
+    pub struct AgentDefinition = "agent definition", builder AgentDefinitionBuilder {
+        /// When to use the agent.
+        description: opt String = "description",
+        /// Its system prompt.
+        prompt: opt String = "prompt",
+        /// Tools it may use.
+        tools: opt Vec<String> = "tools",
+        /// Tools it may not use.
+        disallowed_tools: opt Vec<String> = "disallowedTools",
+        /// Its model.
+        model: opt String = "model",
+    }
+}
+
+wire_struct! {
+    /// The `initialize` reply: what the CLI offers. Decode it from
+    /// [`ControlSuccess::response`](crate::protocol::ControlSuccess::response).
+    #[derive(Default)]
+    pub struct ServerInfo = "server info", builder ServerInfoBuilder {
+        /// Slash commands.
+        commands: opt Vec<SlashCommand> = "commands",
+        /// Agents.
+        agents: opt Vec<AgentInfo> = "agents",
+        /// The output style in use.
+        output_style: opt String = "output_style",
+        /// Output styles available.
+        available_output_styles: opt Vec<String> = "available_output_styles",
+        /// Models available.
+        models: opt Vec<ModelInfo> = "models",
+        /// Account facts.
+        account: opt Value = "account",
+        /// The CLI's process id.
+        pid: opt u32 = "pid",
+        /// The CLI's version.
+        claude_code_version: opt String = "claude_code_version",
+        /// The permission mode in force.
+        current_permission_mode: opt String = "current_permission_mode",
+        /// Protocol capabilities.
+        capabilities: opt Vec<String> = "capabilities",
+    }
+}
+
+wire_struct! {
+    /// A slash command in [`ServerInfo`].
+    #[derive(Default)]
+    pub struct SlashCommand = "slash command", builder SlashCommandBuilder {
+        /// Name without the slash.
+        name: opt String = "name",
+        /// What it does.
+        description: opt String = "description",
+        /// Argument hint.
+        argument_hint: opt String = "argumentHint",
+    }
+}
+
+wire_struct! {
+    /// An agent in [`ServerInfo`].
+    #[derive(Default)]
+    pub struct AgentInfo = "agent info", builder AgentInfoBuilder {
+        /// Name.
+        name: opt String = "name",
+        /// What it does.
+        description: opt String = "description",
+        /// Its model, if fixed.
+        model: opt String = "model",
+    }
+}
+
+wire_struct! {
+    /// A model in [`ServerInfo`].
+    #[derive(Default)]
+    pub struct ModelInfo = "model info", builder ModelInfoBuilder {
+        /// The value to pass to `set_model`.
+        value: opt String = "value",
+        /// Display name.
+        display_name: opt String = "displayName",
+        /// Description.
+        description: opt String = "description",
+    }
+}

@@ -1,0 +1,137 @@
+//! The top level: any message, and any line (message or control frame).
+
+use serde_json::{Map, Value};
+
+use super::{
+    AssistantMessage, ControlCancelRequest, ControlRequest, ControlResponse, ConversationReset,
+    EncodeError, RateLimitEvent, ResultMessage, StreamEvent, SystemMessage, UserMessage,
+};
+
+/// A message for the consumer's stream, by `type`.
+///
+/// Payloads are boxed (system ones inside [`SystemMessage`]): the enum stays
+/// small, so a parsed message moves through channels and `Result`s without
+/// copying hundreds of bytes.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Message {
+    /// `system`, by subtype.
+    System(SystemMessage),
+    /// `assistant`.
+    Assistant(Box<AssistantMessage>),
+    /// `user`.
+    User(Box<UserMessage>),
+    /// `result`: the end of a turn.
+    Result(Box<ResultMessage>),
+    /// `stream_event` (partial messages).
+    StreamEvent(Box<StreamEvent>),
+    /// `rate_limit_event`.
+    RateLimitEvent(Box<RateLimitEvent>),
+    /// `conversation_reset`.
+    ConversationReset(Box<ConversationReset>),
+    /// A `type` this version does not know, kept whole.
+    Unknown {
+        /// The `type` value.
+        kind: String,
+        /// The whole JSON object as received.
+        raw: Map<String, Value>,
+    },
+}
+
+/// Any line of the CLI's stdout (and of what we write to its stdin): a
+/// message or a control frame.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StdoutFrame {
+    /// A message for the consumer.
+    Message(Message),
+    /// `control_request`, either direction.
+    ControlRequest(Box<ControlRequest>),
+    /// `control_response`, either direction.
+    ControlResponse(Box<ControlResponse>),
+    /// `control_cancel_request`.
+    ControlCancelRequest(Box<ControlCancelRequest>),
+}
+
+impl Message {
+    /// A short kind string: `system/<subtype>`, `assistant`, `user`,
+    /// `result/<subtype>`, `stream_event`, `rate_limit_event`,
+    /// `conversation_reset` or `unknown/<type>`.
+    pub fn kind(&self) -> String {
+        match self {
+            Self::System(s) => format!("system/{}", s.tag()),
+            Self::Assistant(_) => "assistant".into(),
+            Self::User(_) => "user".into(),
+            Self::Result(r) => format!("result/{}", r.subtype),
+            Self::StreamEvent(_) => "stream_event".into(),
+            Self::RateLimitEvent(_) => "rate_limit_event".into(),
+            Self::ConversationReset(_) => "conversation_reset".into(),
+            Self::Unknown { kind, .. } => format!("unknown/{kind}"),
+        }
+    }
+
+    /// The JSON text of this message (no trailing newline).
+    pub fn to_json(&self) -> Result<String, EncodeError> {
+        super::parse::to_json(self)
+    }
+
+    /// The JSON text plus `\n`, ready to write as one NDJSON line.
+    pub fn to_line(&self) -> Result<String, EncodeError> {
+        self.to_json().map(|s| s + "\n")
+    }
+}
+
+macro_rules! from_payload {
+    ($($enum:ident :: $var:ident ($t:ty)),* $(,)?) => {$(
+        impl From<$t> for $enum {
+            fn from(v: $t) -> Self {
+                Self::$var(Box::new(v))
+            }
+        }
+    )*};
+}
+from_payload!(
+    Message::Assistant(AssistantMessage),
+    Message::User(UserMessage),
+    Message::Result(ResultMessage),
+    Message::StreamEvent(StreamEvent),
+    Message::RateLimitEvent(RateLimitEvent),
+    Message::ConversationReset(ConversationReset),
+    StdoutFrame::ControlRequest(ControlRequest),
+    StdoutFrame::ControlResponse(ControlResponse),
+    StdoutFrame::ControlCancelRequest(ControlCancelRequest),
+);
+
+impl From<SystemMessage> for Message {
+    fn from(v: SystemMessage) -> Self {
+        Self::System(v)
+    }
+}
+
+impl From<Message> for StdoutFrame {
+    fn from(m: Message) -> Self {
+        Self::Message(m)
+    }
+}
+
+impl StdoutFrame {
+    /// A short kind string: [`Message::kind`] for messages, else
+    /// `control_request/<subtype>`, `control_response/<subtype>`
+    /// (`success` or `error`) or `control_cancel_request`.
+    pub fn kind(&self) -> String {
+        match self {
+            Self::Message(m) => m.kind(),
+            Self::ControlRequest(r) => format!("control_request/{}", r.request.tag()),
+            Self::ControlResponse(r) => format!("control_response/{}", r.response.tag()),
+            Self::ControlCancelRequest(_) => "control_cancel_request".into(),
+        }
+    }
+
+    /// The JSON text of this frame (no trailing newline).
+    pub fn to_json(&self) -> Result<String, EncodeError> {
+        super::parse::to_json(self)
+    }
+
+    /// The JSON text plus `\n`, ready to write as one NDJSON line.
+    pub fn to_line(&self) -> Result<String, EncodeError> {
+        self.to_json().map(|s| s + "\n")
+    }
+}

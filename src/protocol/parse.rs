@@ -1,0 +1,133 @@
+//! Parse entry points: one pass from a line of bytes to a typed value.
+
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::error::Category;
+
+use super::de::strip_position;
+use super::error::prefix_of;
+use super::notes::{self, NoteKind};
+use super::{EncodeError, Message, ParseError, StdoutFrame};
+
+/// Parses one line of the CLI's stdout (or of what we write to its stdin):
+/// a message or a control frame.
+///
+/// Leading and trailing whitespace (including `\r\n`) is ignored.
+///
+/// ```
+/// use claude_agent::protocol::{parse_line, StdoutFrame};
+///
+/// let frame = parse_line(br#"{"type":"control_cancel_request","request_id":"r1"}"#).unwrap();
+/// assert_eq!(frame.kind(), "control_cancel_request");
+/// assert!(matches!(frame, StdoutFrame::ControlCancelRequest(_)));
+/// ```
+pub fn parse_line(line: &[u8]) -> Result<StdoutFrame, ParseError> {
+    parse_json(line, true)
+}
+
+/// Parses one line that must be a message (not a control frame).
+///
+/// A control frame is an [`ParseError::InvalidField`] on `type`.
+pub fn parse_message(line: &[u8]) -> Result<Message, ParseError> {
+    parse_json(line, true)
+}
+
+/// Parses any protocol type from JSON text, with typed errors. With
+/// `object`, anything but a JSON object is rejected up front.
+pub(crate) fn parse_json<'a, T: Deserialize<'a>>(
+    line: &'a [u8],
+    object: bool,
+) -> Result<T, ParseError> {
+    let body = trim_json_whitespace(line);
+    match body.first() {
+        Some(b'{') => {}
+        Some(_) if !object => {}
+        _ => {
+            let prefix = prefix_of(line);
+            return Err(
+                if !body.is_empty() && serde_json::from_slice::<IgnoredAny>(body).is_ok() {
+                    ParseError::NotAnObject { prefix }
+                } else {
+                    ParseError::NotJson { prefix }
+                },
+            );
+        }
+    }
+    notes::reset();
+    // Validating UTF-8 once over the whole line is cheaper than serde_json
+    // validating each string separately; invalid input takes the byte path
+    // so the error carries serde_json's position.
+    let result = match std::str::from_utf8(body) {
+        Ok(text) => {
+            let mut de = serde_json::Deserializer::from_str(text);
+            T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+        }
+        Err(_) => {
+            let mut de = serde_json::Deserializer::from_slice(body);
+            T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+        }
+    };
+    result.map_err(|e| from_serde(&e, line))
+}
+
+/// Trims what JSON calls whitespace (not all ASCII whitespace: a form
+/// feed is not JSON, and `trim_ascii` would accept it).
+fn trim_json_whitespace(mut b: &[u8]) -> &[u8] {
+    const WS: &[u8] = b" \t\n\r";
+    while let [first, rest @ ..] = b {
+        if !WS.contains(first) {
+            break;
+        }
+        b = rest;
+    }
+    while let [rest @ .., last] = b {
+        if !WS.contains(last) {
+            break;
+        }
+        b = rest;
+    }
+    b
+}
+
+fn from_serde(e: &serde_json::Error, line: &[u8]) -> ParseError {
+    let prefix = prefix_of(line);
+    let text = e.to_string();
+    let malformed = |reason: &str| ParseError::Malformed {
+        line: e.line(),
+        column: e.column(),
+        reason: strip_position(strip_position(reason)).to_owned(),
+        prefix: prefix.clone(),
+    };
+    if !matches!(e.classify(), Category::Data) {
+        notes::reset();
+        return malformed(&text);
+    }
+    let n = notes::take();
+    let field = n
+        .path
+        .iter()
+        .rev()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(".");
+    let message_type = if n.label.is_empty() { "frame" } else { n.label };
+    match n.kind {
+        Some(NoteKind::Missing) => ParseError::MissingField {
+            message_type,
+            field,
+            prefix,
+        },
+        Some(NoteKind::Syntax(reason)) => malformed(&reason),
+        Some(NoteKind::Invalid) | None => ParseError::InvalidField {
+            message_type,
+            field,
+            reason: strip_position(strip_position(&text)).to_owned(),
+            prefix,
+        },
+    }
+}
+
+/// Serializes a protocol value as one JSON line (no trailing newline).
+pub(crate) fn to_json<T: serde::Serialize>(v: &T) -> Result<String, EncodeError> {
+    Ok(serde_json::to_string(v)?)
+}

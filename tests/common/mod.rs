@@ -1,0 +1,112 @@
+//! Shared helpers for SDK tests: the fake CLI behind a `ClientBuilder` with
+//! short grace periods, and "nothing left running" checks.
+#![allow(dead_code, unreachable_pub, clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use claude_agent::{ClientBuilder, Options};
+use claude_agent_testkit::{FakeCli, Script, wait_until_gone};
+use serde_json::{Value, json};
+
+/// Bound for anything that should be quick, generous for a loaded CI box.
+pub const SOON: Duration = Duration::from_secs(10);
+
+/// A fake CLI installed in its own temp dir.
+pub struct Fake {
+    pub dir: tempfile::TempDir,
+    pub cli: FakeCli,
+}
+
+pub fn fake(script: Script) -> Fake {
+    let dir = tempfile::tempdir().unwrap();
+    let cli = script.install(dir.path()).unwrap();
+    Fake { dir, cli }
+}
+
+impl Fake {
+    /// Options that run this fake CLI.
+    pub fn options(&self) -> Options {
+        let mut options = Options::new().cli_path(&self.cli.program);
+        for (k, v) in &self.cli.env {
+            options = options.env(k, v);
+        }
+        options
+    }
+
+    /// A builder with short grace periods and timeouts.
+    pub fn builder(&self) -> ClientBuilder {
+        ClientBuilder::new(self.options())
+            .grace(Duration::from_millis(300))
+            .term_grace(Duration::from_millis(300))
+            .initialize_timeout(SOON)
+            .control_timeout(SOON)
+    }
+
+    /// The stdin lines the fake received, parsed.
+    pub fn received(&self) -> Vec<Value> {
+        self.cli.recorded_lines()
+    }
+
+    /// The control_response the SDK sent for the CLI's `request_id`.
+    pub fn reply_to(&self, request_id: &str) -> Option<Value> {
+        self.received().into_iter().find(|l| {
+            l["type"] == "control_response" && l["response"]["request_id"] == request_id
+        })
+    }
+
+    /// Asserts the fake CLI's process is gone (reaped, not a zombie). Polls
+    /// off the runtime's threads so a background shutdown can proceed.
+    pub async fn assert_gone(&self, pid: u32) {
+        let gone = tokio::task::spawn_blocking(move || wait_until_gone(pid, SOON))
+            .await
+            .unwrap();
+        assert!(gone, "fake CLI {pid} still running");
+    }
+}
+
+/// An `assistant` frame with one text block.
+pub fn assistant(text: &str) -> Value {
+    json!({"type": "assistant", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+        "model": "fake", "content": [{"type": "text", "text": text}], "stop_reason": null,
+        "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1}},
+        "parent_tool_use_id": null, "session_id": "s-1", "uuid": "u-a"})
+}
+
+/// An `assistant` frame calling a tool.
+pub fn tool_use(id: &str, name: &str, input: Value) -> Value {
+    json!({"type": "assistant", "message": {"id": "msg_2", "type": "message", "role": "assistant",
+        "model": "fake", "content": [{"type": "tool_use", "id": id, "name": name, "input": input}],
+        "stop_reason": null, "stop_sequence": null, "usage": {"input_tokens": 1, "output_tokens": 1}},
+        "parent_tool_use_id": null, "session_id": "s-1", "uuid": "u-t"})
+}
+
+/// A `user` frame carrying a tool result.
+pub fn tool_result(id: &str, text: &str) -> Value {
+    json!({"type": "user", "message": {"role": "user", "content": [
+        {"tool_use_id": id, "type": "tool_result", "content": text, "is_error": false}]},
+        "parent_tool_use_id": null, "session_id": "s-1", "uuid": "u-r"})
+}
+
+/// A `result` frame.
+pub fn result(subtype: &str, text: &str) -> Value {
+    json!({"type": "result", "subtype": subtype, "is_error": subtype != "success",
+        "duration_ms": 5, "duration_api_ms": 1, "num_turns": 1, "session_id": "s-1",
+        "result": text, "total_cost_usd": 0.001, "usage": {"input_tokens": 1, "output_tokens": 1},
+        "uuid": "u-res"})
+}
+
+/// A `system/session_state_changed` frame.
+pub fn state(state: &str) -> Value {
+    json!({"type": "system", "subtype": "session_state_changed", "state": state,
+        "session_id": "s-1", "uuid": "u-s"})
+}
+
+/// A control request from the CLI.
+pub fn cli_request(id: &str, request: Value) -> Value {
+    json!({"type": "control_request", "request_id": id, "request": request})
+}
+
+/// The script step that waits for our reply to the CLI's `id`.
+pub fn expect_reply(id: &str) -> Value {
+    json!({"op": "expect", "type": "control_response", "request_id": id, "timeout_ms": 10000})
+}
