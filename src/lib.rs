@@ -11,6 +11,7 @@ pub mod discovery;
 pub mod error;
 pub mod options;
 pub mod protocol;
+pub mod transcript;
 
 pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
 pub use error::{Error, Result};

@@ -14,7 +14,10 @@ use serde_json::json;
 async fn collect(client: &Client) -> Vec<Message> {
     let mut out = Vec::new();
     let mut turn = client.receive_response();
-    while let Some(m) = tokio::time::timeout(SOON, turn.next()).await.expect("turn hung") {
+    while let Some(m) = tokio::time::timeout(SOON, turn.next())
+        .await
+        .expect("turn hung")
+    {
         out.push(m.unwrap());
     }
     out
@@ -48,11 +51,19 @@ async fn two_turns_share_one_connection_and_trailing_frames_are_kept() {
     let second = collect(&client).await;
     assert_eq!(
         kinds(&second),
-        ["system/session_state_changed", "assistant", "result/success"],
+        [
+            "system/session_state_changed",
+            "assistant",
+            "result/success"
+        ],
         "the frame after the first result waits for the next turn"
     );
 
-    let sent: Vec<_> = fake.received().into_iter().filter(|l| l["type"] == "user").collect();
+    let sent: Vec<_> = fake
+        .received()
+        .into_iter()
+        .filter(|l| l["type"] == "user")
+        .collect();
     assert_eq!(sent.len(), 2);
     assert_eq!(sent[0]["message"]["content"], "first");
     assert_eq!(sent[1]["message"]["content"], "second");
@@ -103,9 +114,15 @@ async fn control_calls_send_the_documented_requests() {
     );
     let client = fake.builder().connect().await.unwrap();
     use claude_agent::options::PermissionMode;
-    client.set_permission_mode(PermissionMode::AcceptEdits).await.unwrap();
+    client
+        .set_permission_mode(PermissionMode::AcceptEdits)
+        .await
+        .unwrap();
     client.set_model(Some("claude-sonnet-4-5")).await.unwrap();
-    assert_eq!(client.mcp_status().await.unwrap(), json!({"mcpServers": []}));
+    assert_eq!(
+        client.mcp_status().await.unwrap(),
+        json!({"mcpServers": []})
+    );
     client.mcp_toggle("calc", false).await.unwrap();
     client.mcp_reconnect("calc").await.unwrap();
     client.stop_task("task-9").await.unwrap();
@@ -118,12 +135,30 @@ async fn control_calls_send_the_documented_requests() {
         .filter(|l| l["type"] == "control_request")
         .map(|l| l["request"].clone())
         .collect();
-    assert_eq!(requests[1], json!({"subtype": "set_permission_mode", "mode": "acceptEdits"}));
-    assert_eq!(requests[2], json!({"subtype": "set_model", "model": "claude-sonnet-4-5"}));
-    assert_eq!(requests[4], json!({"subtype": "mcp_toggle", "serverName": "calc", "enabled": false}));
-    assert_eq!(requests[5], json!({"subtype": "mcp_reconnect", "serverName": "calc"}));
-    assert_eq!(requests[6], json!({"subtype": "stop_task", "task_id": "task-9"}));
-    assert_eq!(requests[7], json!({"subtype": "rewind_files", "user_message_id": "uuid-1"}));
+    assert_eq!(
+        requests[1],
+        json!({"subtype": "set_permission_mode", "mode": "acceptEdits"})
+    );
+    assert_eq!(
+        requests[2],
+        json!({"subtype": "set_model", "model": "claude-sonnet-4-5"})
+    );
+    assert_eq!(
+        requests[4],
+        json!({"subtype": "mcp_toggle", "serverName": "calc", "enabled": false})
+    );
+    assert_eq!(
+        requests[5],
+        json!({"subtype": "mcp_reconnect", "serverName": "calc"})
+    );
+    assert_eq!(
+        requests[6],
+        json!({"subtype": "stop_task", "task_id": "task-9"})
+    );
+    assert_eq!(
+        requests[7],
+        json!({"subtype": "rewind_files", "user_message_id": "uuid-1"})
+    );
     let ids: std::collections::HashSet<_> = fake
         .received()
         .iter()
@@ -165,7 +200,10 @@ async fn a_crash_mid_turn_delivers_what_came_before_then_a_typed_error() {
     let err = turn.next().await.unwrap().unwrap_err();
     assert!(err.is_closed(), "{err}");
     let text = err.to_string();
-    assert!(text.contains("SIGSEGV") || text.contains("signal 11"), "{text}");
+    assert!(
+        text.contains("SIGSEGV") || text.contains("signal 11"),
+        "{text}"
+    );
     assert!(text.contains("out of cheese"), "{text}");
     assert!(turn.next().await.is_none());
     drop(turn);

@@ -22,6 +22,20 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
 /// The environment variable (milliseconds) that raises the initialize timeout.
 pub const STREAM_CLOSE_TIMEOUT_ENV: &str = "CLAUDE_CODE_STREAM_CLOSE_TIMEOUT";
 
+/// Which way a line crossed the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WireDirection {
+    /// Read from the CLI's stdout.
+    In,
+    /// Written to the CLI's stdin.
+    Out,
+}
+
+/// Sees every complete line read from stdout and written to stdin, without
+/// its newline, on the session's own tasks: keep it quick and never block
+/// (hand the bytes to a channel or a buffered file).
+pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
+
 /// What the idle watchdog does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WatchdogAction {
@@ -82,6 +96,7 @@ pub struct SessionConfig {
     pub session_stream_close_timeout: Option<Duration>,
     /// The event channel, when subscribed before start.
     pub(crate) events: Option<broadcast::Sender<SessionEvent>>,
+    pub(crate) wire_tap: Option<WireTap>,
 }
 
 impl SessionConfig {
@@ -105,6 +120,7 @@ impl SessionConfig {
             log_payloads: false,
             session_stream_close_timeout: None,
             events: None,
+            wire_tap: None,
         }
     }
 
@@ -192,6 +208,14 @@ impl SessionConfig {
     /// Logs payloads in traces.
     pub fn log_payloads(mut self, on: bool) -> Self {
         self.log_payloads = on;
+        self
+    }
+
+    /// Shows every complete line, both directions, to `tap` (for raw
+    /// recordings). Lines skipped by framing are reported as diagnostics
+    /// instead.
+    pub fn wire_tap(mut self, tap: WireTap) -> Self {
+        self.wire_tap = Some(tap);
         self
     }
 

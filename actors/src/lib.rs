@@ -57,7 +57,7 @@ mod watchdog;
 pub use backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 pub use config::{
     DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
-    WatchdogAction,
+    WatchdogAction, WireDirection, WireTap,
 };
 pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{

@@ -15,6 +15,7 @@ use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::backpressure::{Admit, Batcher, FrameSender};
+use crate::config::WireDirection;
 use crate::dispatch::DispatchMsg;
 use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
@@ -187,6 +188,9 @@ async fn read_loop(
         lp.shared.touch();
         Counters::add(&lp.shared.counters.frames_in, 1);
         Counters::set(&lp.shared.counters.bytes_in, lines.bytes_read());
+        if let Line::Complete(bytes) = &line {
+            lp.shared.tap(WireDirection::In, bytes);
+        }
         match line {
             Line::Complete(bytes) => lp.route(bytes).await,
             Line::Oversized { prefix, len } => lp.oversized(&prefix, len),

@@ -15,6 +15,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Span;
 
 use crate::backpressure::Budget;
+use crate::config::{WireDirection, WireTap};
 use crate::events::{
     Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats,
 };
@@ -45,6 +46,8 @@ pub(crate) struct Shared {
     /// Latched when the stderr drain ended.
     pub(crate) stderr_done: CancellationToken,
     pub(crate) log_payloads: bool,
+    /// Sees every complete line read and written (recording, debugging).
+    wire_tap: Option<Tap>,
     events: broadcast::Sender<SessionEvent>,
     closing: AtomicBool,
     turn_open: AtomicBool,
@@ -55,7 +58,23 @@ pub(crate) struct Shared {
     id_salt: u64,
 }
 
+/// The wire tap, with a `Debug` that does not try to print a closure.
+struct Tap(WireTap);
+
+impl std::fmt::Debug for Tap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WireTap")
+    }
+}
+
 impl Shared {
+    /// Shows one line to the wire tap, if any.
+    pub(crate) fn tap(&self, direction: WireDirection, line: &[u8]) {
+        if let Some(Tap(tap)) = &self.wire_tap {
+            tap(direction, line);
+        }
+    }
+
     pub(crate) fn new(
         label: Option<String>,
         pid: Option<u32>,
@@ -63,6 +82,7 @@ impl Shared {
         stderr: StderrRing,
         log_payloads: bool,
         events: Option<broadcast::Sender<SessionEvent>>,
+        wire_tap: Option<WireTap>,
     ) -> Arc<Self> {
         let id = NEXT_SESSION.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!(
@@ -87,6 +107,7 @@ impl Shared {
             stdout_done: CancellationToken::new(),
             stderr_done: CancellationToken::new(),
             log_payloads,
+            wire_tap: wire_tap.map(Tap),
             events: events.unwrap_or_else(|| broadcast::channel(EVENT_CAPACITY).0),
             closing: AtomicBool::new(false),
             turn_open: AtomicBool::new(false),

@@ -14,6 +14,7 @@ use crate::process::ExitInfo;
 /// Why a session shut down. ractor's string stop reasons never leak out:
 /// every path is mapped to one of these at the boundary.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum ShutdownCause {
     /// `Session::shutdown()` was called.
@@ -47,6 +48,7 @@ pub enum ShutdownCause {
 
 /// How far the shutdown had to escalate to end the CLI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Escalation {
     /// The CLI exited after EOF within `grace` (or had already exited).
     None,
@@ -60,19 +62,39 @@ pub enum Escalation {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct ShutdownTimings {
     /// Pending requests failed and handlers cancelled.
+    #[serde(rename = "pending_failed_ms", serialize_with = "ms")]
     pub pending_failed: Duration,
     /// EOF sent on stdin (requested; the write may complete later).
+    #[serde(rename = "stdin_closed_ms", serialize_with = "ms")]
     pub stdin_closed: Duration,
     /// SIGTERM sent, if it was.
+    #[serde(rename = "term_sent_ms", serialize_with = "opt_ms")]
     pub term_sent: Option<Duration>,
     /// SIGKILL / abort sent, if it was.
+    #[serde(rename = "kill_sent_ms", serialize_with = "opt_ms")]
     pub kill_sent: Option<Duration>,
     /// The CLI was seen to exit and was reaped.
+    #[serde(rename = "exited_ms", serialize_with = "opt_ms")]
     pub exited: Option<Duration>,
     /// stdout reached EOF and stderr drained (or their bound passed).
+    #[serde(rename = "drained_ms", serialize_with = "ms")]
     pub drained: Duration,
     /// Actors stopped; the report is ready.
+    #[serde(rename = "total_ms", serialize_with = "ms")]
     pub total: Duration,
+}
+
+/// Durations in reports read as milliseconds (fractional), not serde's
+/// `{secs, nanos}`.
+fn ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64() * 1000.0)
+}
+
+fn opt_ms<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => ms(d, s),
+        None => s.serialize_none(),
+    }
 }
 
 /// What an ordered shutdown did. Every caller of `shutdown()` / `closed()`

@@ -66,6 +66,7 @@ impl Session {
             ring,
             config.log_payloads,
             config.events,
+            config.wire_tap,
         );
         let (children_out, children_rx) = oneshot::channel();
         let args = SupervisorArgs {

@@ -19,6 +19,7 @@ use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::channel::ChannelControl;
+use crate::config::WireDirection;
 use crate::events::{Counters, LifecycleEvent};
 use crate::process::ExitInfo;
 use crate::shared::Shared;
@@ -102,6 +103,8 @@ async fn writer_task(
                         .await;
                         match r {
                             Ok(()) => {
+                                let body = line.strip_suffix(b"\n").unwrap_or(&line);
+                                shared.tap(WireDirection::Out, body);
                                 Counters::add(&shared.counters.frames_out, 1);
                                 Counters::add(&shared.counters.bytes_out, line.len() as u64);
                                 Ok(())

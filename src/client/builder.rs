@@ -12,12 +12,14 @@ use claude_agent_actors::{
 };
 use serde_json::Value;
 
-use super::{Client, Prompt, Query};
+use super::{Client, Prompt, Query, observe};
 use crate::callbacks::mcp::SdkMcpServer;
 use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
 use crate::discovery;
 use crate::options::{CommandContext, McpServerConfig, McpServers, Options};
+use crate::transcript::{EntryPoint, Recorder, TranscriptRecorder};
 use crate::{Error, Result};
+use claude_agent_actors::InboundHandler;
 
 /// How the runtime treats the session: timeouts, buffers, shutdown grace.
 #[derive(Clone)]
@@ -32,6 +34,11 @@ pub(crate) struct Runtime {
     pub(crate) idle_watchdog: Option<Watchdog>,
     pub(crate) on_stderr: Option<OnLine>,
     pub(crate) label: Option<String>,
+    /// Keep a transcript of the run.
+    pub(crate) transcript: bool,
+    /// Write every raw frame, both directions, to this NDJSON file.
+    pub(crate) record_frames: Option<std::path::PathBuf>,
+    pub(crate) entry: EntryPoint,
 }
 
 impl Default for Runtime {
@@ -47,6 +54,9 @@ impl Default for Runtime {
             idle_watchdog: None,
             on_stderr: None,
             label: None,
+            transcript: false,
+            record_frames: None,
+            entry: EntryPoint::Client,
         }
     }
 }
@@ -192,22 +202,73 @@ impl ClientBuilder {
         self
     }
 
+    /// Keeps a [`Transcript`](crate::transcript::Transcript) of the run:
+    /// every message, tool calls correlated with their decisions and
+    /// results, control requests, and how the session closed. Read it with
+    /// [`Client::transcript`] or [`Query::transcript`]. Off by default: a
+    /// transcript grows with the session.
+    pub fn transcript(mut self, on: bool) -> Self {
+        self.runtime.transcript = on;
+        self
+    }
+
+    /// Writes every raw frame, both directions, with timestamps, to an
+    /// NDJSON file (see [`crate::transcript::Recorder`]); such a recording
+    /// can be replayed through the fake CLI.
+    pub fn record_frames(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.runtime.record_frames = Some(path.into());
+        self
+    }
+
     /// Starts the CLI and waits for its `initialize` reply.
     pub async fn connect(self) -> Result<Client> {
-        let (config, builder) = self.session_config()?;
+        let (config, builder, transcript) = self.session_config()?;
         let (session, frames) = Session::start(config).await?;
-        Ok(Client::new(session, frames, builder))
+        let client = Client::new(session, frames, builder, transcript);
+        if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
+            if let Some(v) = &info.claude_code_version {
+                t.set_cli_version(v);
+            }
+        }
+        Ok(client)
     }
 
     /// One-shot: connects, sends `prompt`, streams messages until the
     /// result, then shuts down. See [`query`](super::query()).
     pub fn query(self, prompt: impl Into<Prompt>) -> Query {
-        Query::new(self, super::query::PromptSource::One(Box::new(prompt.into())))
+        Query::new(
+            self,
+            super::query::PromptSource::One(Box::new(prompt.into())),
+        )
+    }
+
+    /// One-shot with a streamed prompt ([`QueryPrompt::Stream`](super::QueryPrompt::Stream)) or any
+    /// other [`QueryPrompt`](super::QueryPrompt).
+    pub fn query_stream(self, prompt: super::QueryPrompt) -> Query {
+        Query::new(self, prompt.0)
     }
 
     /// The runtime's session config for these options.
-    pub(crate) fn session_config(mut self) -> Result<(SessionConfig, Self)> {
+    pub(crate) fn session_config(
+        mut self,
+    ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
         self.register_sdk_servers()?;
+        let transcript = self
+            .runtime
+            .transcript
+            .then(|| TranscriptRecorder::new(observe::run_info(self.runtime.entry, &self.options)));
+        let mut callbacks = self.callbacks.clone();
+        if let Some(t) = &transcript {
+            let t = t.clone();
+            callbacks = callbacks.on_decision(Arc::new(move |d| t.record_decision(d)));
+        }
+        let mut inbound: Arc<dyn InboundHandler> = Arc::new(callbacks);
+        if let Some(t) = &transcript {
+            inbound = Arc::new(observe::RecordingHandler {
+                inner: inbound,
+                transcript: t.clone(),
+            });
+        }
         let program = match &self.options.cli_path {
             Some(p) => p.clone(),
             None => discovery::find_cli(None, self.options.cwd.as_deref())?,
@@ -237,7 +298,7 @@ impl ClientBuilder {
             .grace(rt.grace)
             .term_grace(rt.term_grace)
             .idle_watchdog(rt.idle_watchdog)
-            .inbound(Arc::new(self.callbacks.clone()));
+            .inbound(inbound);
         if let Some(t) = rt.initialize_timeout {
             config = config.initialize_timeout(t);
         }
@@ -247,7 +308,12 @@ impl ClientBuilder {
         if let Some(label) = &rt.label {
             config = config.label(label.clone());
         }
-        Ok((config, self))
+        if let Some(path) = &rt.record_frames {
+            let recorder = Recorder::create(path)
+                .map_err(|e| Error::InvalidConfig(format!("frame recording: {e}")))?;
+            config = config.wire_tap(observe::recording_tap(recorder));
+        }
+        Ok((config, self, transcript))
     }
 
     /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.

@@ -1,18 +1,22 @@
 //! [`Client`]: a long-lived, multi-turn session.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant, SystemTime};
 
-use claude_agent_actors::{FrameStream, Session, SessionEvent, SessionStats, ShutdownReport};
+use claude_agent_actors::{
+    ControlError, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
+};
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
 use super::messages::{self, Until};
+use super::observe;
 use super::{ClientBuilder, Prompt};
 use crate::options::{Options, PermissionMode};
 use crate::protocol::{Message, ServerInfo, UserMessage};
+use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
 use crate::{Error, Result};
 
 /// A connected Claude Code session: send turns, read typed messages, make
@@ -54,6 +58,7 @@ pub(crate) struct Inner {
     pub(crate) session: Session,
     pub(crate) frames: Arc<Mutex<FrameStream>>,
     pub(crate) builder: ClientBuilder,
+    pub(crate) transcript: Option<TranscriptRecorder>,
 }
 
 impl std::fmt::Debug for Client {
@@ -78,12 +83,18 @@ impl Client {
         ClientBuilder::new(options)
     }
 
-    pub(crate) fn new(session: Session, frames: FrameStream, builder: ClientBuilder) -> Self {
+    pub(crate) fn new(
+        session: Session,
+        frames: FrameStream,
+        builder: ClientBuilder,
+        transcript: Option<TranscriptRecorder>,
+    ) -> Self {
         Self {
             inner: Arc::new(Inner {
                 session,
                 frames: Arc::new(Mutex::new(frames)),
                 builder,
+                transcript,
             }),
         }
     }
@@ -109,7 +120,11 @@ impl Client {
 
     pub(crate) async fn send_message(&self, message: &UserMessage) -> Result<()> {
         let line = Prompt::encode(message)?;
-        Ok(self.inner.session.send_raw(line).await?)
+        self.inner.session.send_raw(line).await?;
+        if let Some(t) = &self.inner.transcript {
+            t.record_sent_prompt(message);
+        }
+        Ok(())
     }
 
     /// Every message, in order, across turns, until the session ends. A
@@ -117,19 +132,46 @@ impl Client {
     /// the CLI closing its output mid-turn ends the stream with
     /// [`Error::Session`] (exit status and stderr tail inside).
     pub fn receive_messages(&self) -> BoxStream<'static, Result<Message>> {
-        messages::stream(self.inner.frames.clone(), Until::End)
+        messages::stream(
+            self.inner.frames.clone(),
+            Until::End,
+            self.inner.transcript.clone(),
+        )
     }
 
     /// The messages of one turn, ending after its `result` message. The
     /// connection stays open: frames after the result (e.g. a trailing
     /// `system` frame) wait for the next `receive_*` call.
     pub fn receive_response(&self) -> BoxStream<'static, Result<Message>> {
-        messages::stream(self.inner.frames.clone(), Until::Result)
+        messages::stream(
+            self.inner.frames.clone(),
+            Until::Result,
+            self.inner.transcript.clone(),
+        )
     }
 
     /// Sends `request` (an object with a `subtype`) and waits for its reply.
     pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
-        Ok(self.inner.session.request(request, timeout).await?)
+        let started = (SystemTime::now(), Instant::now());
+        let subtype = request["subtype"].as_str().unwrap_or("").to_owned();
+        let result = self.inner.session.request(request, timeout).await;
+        if let Some(t) = &self.inner.transcript {
+            let outcome = match &result {
+                Ok(_) => ControlOutcome::Success,
+                Err(ControlError::Timeout { .. }) => ControlOutcome::Timeout,
+                Err(e) => ControlOutcome::Error(e.to_string()),
+            };
+            // The runtime picks the wire id; the transcript keys by order.
+            let id = format!("out_{}", self.stats().frames_out);
+            t.record_control(observe::control_record(
+                id,
+                subtype,
+                Direction::Outbound,
+                started,
+                outcome,
+            ));
+        }
+        Ok(result?)
     }
 
     /// Interrupts the running turn; it ends with an `error_during_execution`
@@ -241,6 +283,24 @@ impl Client {
     /// reading, wait `grace`, SIGTERM the group, wait `term_grace`, SIGKILL,
     /// reap. Idempotent: every caller gets the same report.
     pub async fn shutdown(&self) -> ShutdownReport {
-        self.inner.session.shutdown().await
+        let report = self.inner.session.shutdown().await;
+        if let Some(t) = &self.inner.transcript {
+            t.record_close(&report);
+        }
+        report
+    }
+
+    /// The transcript so far, when enabled with
+    /// [`ClientBuilder::transcript`]; after [`shutdown`](Self::shutdown) it
+    /// includes how the session closed.
+    pub fn transcript(&self) -> Option<Transcript> {
+        self.inner
+            .transcript
+            .as_ref()
+            .map(TranscriptRecorder::snapshot)
+    }
+
+    pub(crate) fn transcript_recorder(&self) -> Option<&TranscriptRecorder> {
+        self.inner.transcript.as_ref()
     }
 }

@@ -7,6 +7,7 @@ use futures::stream::{self, BoxStream};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 use crate::protocol::{Message, parse_message};
+use crate::transcript::TranscriptRecorder;
 use crate::{Error, Result};
 
 /// Where a message stream stops.
@@ -19,6 +20,7 @@ pub(crate) enum Until {
 }
 
 struct State {
+    transcript: Option<TranscriptRecorder>,
     frames: Arc<Mutex<FrameStream>>,
     guard: Option<OwnedMutexGuard<FrameStream>>,
     until: Until,
@@ -30,8 +32,10 @@ struct State {
 pub(crate) fn stream(
     frames: Arc<Mutex<FrameStream>>,
     until: Until,
+    transcript: Option<TranscriptRecorder>,
 ) -> BoxStream<'static, Result<Message>> {
     let state = State {
+        transcript,
         frames,
         guard: None,
         until,
@@ -49,10 +53,16 @@ pub(crate) fn stream(
             None => return None,
             Some(Err(e)) => {
                 st.done = true;
+                if let Some(t) = &st.transcript {
+                    t.record_transport_error(&e.to_string());
+                }
                 Err(Error::Session(e))
             }
             Some(Ok(frame)) => parse_message(&frame.line).map_err(Error::Parse),
         };
+        if let (Some(t), Ok(message)) = (&st.transcript, &item) {
+            t.record_message(message);
+        }
         if st.until == Until::Result && matches!(item, Ok(Message::Result(_))) {
             st.done = true;
             st.guard = None;

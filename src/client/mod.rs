@@ -6,6 +6,7 @@ mod builder;
 #[allow(clippy::module_inception)]
 mod client;
 mod messages;
+mod observe;
 mod prompt;
 mod query;
 

@@ -14,6 +14,7 @@ use super::{Client, ClientBuilder, Prompt};
 use crate::Result;
 use crate::options::Options;
 use crate::protocol::{Message, UserMessage};
+use crate::transcript::{Transcript, TranscriptRecorder};
 
 /// Runs one session: connects, sends `prompt`, yields every typed message
 /// until the run ends, then shuts the CLI down in order.
@@ -82,6 +83,7 @@ impl std::fmt::Debug for PromptSource {
 pub struct Query {
     inner: BoxStream<'static, Result<Message>>,
     report: Arc<OnceLock<ShutdownReport>>,
+    transcript: Arc<OnceLock<TranscriptRecorder>>,
 }
 
 impl std::fmt::Debug for Query {
@@ -93,15 +95,28 @@ impl std::fmt::Debug for Query {
 }
 
 impl Query {
-    pub(crate) fn new(builder: ClientBuilder, prompt: PromptSource) -> Self {
+    pub(crate) fn new(mut builder: ClientBuilder, prompt: PromptSource) -> Self {
+        builder.runtime.entry = crate::transcript::EntryPoint::Query;
         let report = Arc::new(OnceLock::new());
+        let transcript = Arc::new(OnceLock::new());
         let state = State::Connect {
             builder: Box::new(builder),
             prompt,
+            transcript: transcript.clone(),
         };
         let out = report.clone();
         let inner = stream::unfold(state, move |st| step(st, out.clone())).boxed();
-        Self { inner, report }
+        Self {
+            inner,
+            report,
+            transcript,
+        }
+    }
+
+    /// The run's transcript, when enabled with [`ClientBuilder::transcript`]
+    /// (complete once the stream has ended).
+    pub fn transcript(&self) -> Option<Transcript> {
+        self.transcript.get().map(TranscriptRecorder::snapshot)
     }
 
     /// The shutdown report, once the stream has ended (how the CLI exited,
@@ -123,6 +138,7 @@ enum State {
     Connect {
         builder: Box<ClientBuilder>,
         prompt: PromptSource,
+        transcript: Arc<OnceLock<TranscriptRecorder>>,
     },
     Reading(Box<Reading>),
     Done,
@@ -145,7 +161,11 @@ async fn step(
 ) -> Option<(Result<Message>, State)> {
     let mut r = match state {
         State::Done => return None,
-        State::Connect { builder, prompt } => match start(*builder, prompt).await {
+        State::Connect {
+            builder,
+            prompt,
+            transcript,
+        } => match start(*builder, prompt, &transcript).await {
             Ok(r) => r,
             Err(e) => return Some((Err(e), State::Done)),
         },
@@ -171,8 +191,15 @@ async fn step(
     Some((item, State::Reading(r)))
 }
 
-async fn start(builder: ClientBuilder, prompt: PromptSource) -> Result<Box<Reading>> {
+async fn start(
+    builder: ClientBuilder,
+    prompt: PromptSource,
+    transcript: &OnceLock<TranscriptRecorder>,
+) -> Result<Box<Reading>> {
     let client = builder.connect().await?;
+    if let Some(t) = client.transcript_recorder() {
+        let _ = transcript.set(t.clone());
+    }
     let messages = client.receive_messages();
     let (done_tx, sent_all) = watch::channel(false);
     let sender = match prompt {

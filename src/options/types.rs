@@ -76,6 +76,21 @@ pub enum PermissionMode {
 }
 
 impl PermissionMode {
+    /// Every mode, in the CLI's documentation order.
+    pub const ALL: [Self; 6] = [
+        Self::Default,
+        Self::AcceptEdits,
+        Self::Plan,
+        Self::BypassPermissions,
+        Self::DontAsk,
+        Self::Auto,
+    ];
+
+    /// The mode with this CLI spelling (`acceptEdits`, ...).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+
     /// The CLI's spelling of this mode.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -49,9 +49,9 @@ impl Fake {
 
     /// The control_response the SDK sent for the CLI's `request_id`.
     pub fn reply_to(&self, request_id: &str) -> Option<Value> {
-        self.received().into_iter().find(|l| {
-            l["type"] == "control_response" && l["response"]["request_id"] == request_id
-        })
+        self.received()
+            .into_iter()
+            .find(|l| l["type"] == "control_response" && l["response"]["request_id"] == request_id)
     }
 
     /// Asserts the fake CLI's process is gone (reaped, not a zombie). Polls

@@ -3,6 +3,7 @@
 //! Subcommands:
 //! - `replay`: parse recorded stdout NDJSON of a Claude Code session and
 //!   print it as a readable transcript or as one JSON object per frame.
+//! - `run`: run one session and stream it, with a permission policy.
 
 use std::process::ExitCode;
 
@@ -10,6 +11,7 @@ use clap::{Parser, Subcommand};
 
 mod render;
 mod replay;
+mod run;
 
 /// Embed and inspect Claude Code sessions.
 #[derive(Debug, Parser)]
@@ -23,10 +25,12 @@ struct Cli {
 enum Command {
     /// Replay recorded stdout NDJSON through the typed parser.
     Replay(replay::ReplayArgs),
+    /// Run one session of the Claude Code CLI.
+    Run(run::RunArgs),
 }
 
 /// Exit code for command-line usage errors (BSD `EX_USAGE`).
-const EXIT_USAGE: u8 = 64;
+pub(crate) const EXIT_USAGE: u8 = 64;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -41,5 +45,6 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Replay(args) => replay::run(&args),
+        Command::Run(args) => run::run(args),
     }
 }

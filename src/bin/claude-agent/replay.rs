@@ -193,7 +193,7 @@ impl<W: Write> Output<W> {
             w,
             json,
             name_files,
-            render: Renderer::default(),
+            render: Renderer,
         }
     }
 

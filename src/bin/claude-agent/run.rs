@@ -1,0 +1,367 @@
+//! `claude-agent run`: one session, streamed to the terminal or as NDJSON.
+//!
+//! Exit codes: 0 the run ended with a success result; 1 with an error
+//! result; 2 the CLI or the transport failed (not found, crashed, closed
+//! before a result, timed out); 64 usage error.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use claude_agent::callbacks::{AllowList, Decision};
+use claude_agent::options::PermissionMode;
+use claude_agent::protocol::{
+    ApiStreamEvent, ContentBlock, Delta, Message, PermissionResult, ResultMessage,
+};
+use claude_agent::{Client, Error, Options};
+use claude_agent_actors::{Escalation, ShutdownReport};
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+use crate::render;
+
+/// Arguments of `claude-agent run`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct RunArgs {
+    /// The prompt of the turn.
+    prompt: String,
+    /// Path to the `claude` executable (default: discovery).
+    #[arg(long, value_name = "PATH")]
+    cli: Option<PathBuf>,
+    /// Working directory of the CLI.
+    #[arg(long, value_name = "DIR")]
+    cwd: Option<PathBuf>,
+    /// Model to use.
+    #[arg(long, value_name = "M")]
+    model: Option<String>,
+    /// Permission mode: default, acceptEdits, plan, bypassPermissions, dontAsk, auto.
+    #[arg(long, value_name = "M", value_parser = parse_mode)]
+    permission_mode: Option<PermissionMode>,
+    /// Maximum agentic turns.
+    #[arg(long, value_name = "N")]
+    max_turns: Option<u32>,
+    /// Allow this tool when the CLI asks (repeatable; `prefix*` matches).
+    #[arg(long = "allow", value_name = "TOOL")]
+    allow: Vec<String>,
+    /// Deny this tool when the CLI asks (repeatable; wins over --allow).
+    #[arg(long = "deny", value_name = "TOOL")]
+    deny: Vec<String>,
+    /// Stream partial messages (text as it is generated).
+    #[arg(long)]
+    include_partial: bool,
+    /// Seconds the CLI gets to exit after EOF before SIGTERM.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    grace: f64,
+    /// Seconds the CLI gets after SIGTERM before SIGKILL.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    term_grace: f64,
+    /// Send an interrupt this many seconds after the prompt.
+    #[arg(long, value_name = "SECS")]
+    interrupt_after: Option<f64>,
+    /// Write the session's transcript (JSON) to this file.
+    #[arg(long, value_name = "FILE")]
+    artifact: Option<PathBuf>,
+    /// One JSON object per line instead of a readable stream.
+    #[arg(long)]
+    json: bool,
+}
+
+fn parse_mode(s: &str) -> Result<PermissionMode, String> {
+    PermissionMode::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = PermissionMode::ALL.iter().map(|m| m.as_str()).collect();
+        format!("expected one of {}", names.join(", "))
+    })
+}
+
+fn seconds(name: &str, secs: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("--{name} must be a non-negative number"))
+}
+
+/// How the run ended, for the exit code.
+enum Outcome {
+    Success,
+    ErrorResult,
+    Failed,
+}
+
+pub(crate) fn run(args: RunArgs) -> ExitCode {
+    let durations = seconds("grace", args.grace).and_then(|g| {
+        let t = seconds("term-grace", args.term_grace)?;
+        let i = args
+            .interrupt_after
+            .map(|s| seconds("interrupt-after", s))
+            .transpose()?;
+        Ok((g, t, i))
+    });
+    let (grace, term_grace, interrupt_after) = match durations {
+        Ok(d) => d,
+        Err(e) => {
+            eprintln!("claude-agent run: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("claude-agent run: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let out = Printer::new(args.json);
+    let outcome = runtime.block_on(session(&args, grace, term_grace, interrupt_after, &out));
+    ExitCode::from(match outcome {
+        Outcome::Success => 0,
+        Outcome::ErrorResult => 1,
+        Outcome::Failed => 2,
+    })
+}
+
+async fn session(
+    args: &RunArgs,
+    grace: Duration,
+    term_grace: Duration,
+    interrupt_after: Option<Duration>,
+    out: &Printer,
+) -> Outcome {
+    let mut options = Options::new();
+    options.cli_path = args.cli.clone();
+    options.cwd = args.cwd.clone();
+    options.model = args.model.clone();
+    options.permission_mode = args.permission_mode;
+    options.max_turns = args.max_turns;
+    options.include_partial_messages = args.include_partial;
+    let printer = out.clone();
+    let client = Client::builder(options)
+        .can_use_tool(AllowList::new(args.allow.clone(), args.deny.clone()))
+        .on_decision(Arc::new(move |d: &Decision| printer.decision(d)))
+        .grace(grace)
+        .term_grace(term_grace)
+        .transcript(args.artifact.is_some())
+        .connect()
+        .await;
+    let client = match client {
+        Ok(c) => c,
+        Err(e) => {
+            out.failure(&e);
+            return Outcome::Failed;
+        }
+    };
+    if let Err(e) = client.send(args.prompt.as_str()).await {
+        out.failure(&e);
+        out.shutdown(&client.shutdown().await);
+        return Outcome::Failed;
+    }
+    let _interrupter = interrupt_after.map(|after| {
+        let c = client.clone();
+        tokio_util::task::AbortOnDropHandle::new(tokio::spawn(async move {
+            tokio::time::sleep(after).await;
+            let _ = c.interrupt().await;
+        }))
+    });
+    let mut outcome = Outcome::Failed;
+    let mut saw_result = false;
+    let mut turn = client.receive_response();
+    let mut streamed = HashSet::new();
+    while let Some(item) = turn.next().await {
+        match item {
+            Ok(message) => {
+                if let Message::Result(r) = &message {
+                    saw_result = true;
+                    outcome = if r.is_error == Some(true) || r.subtype.to_string() != "success" {
+                        Outcome::ErrorResult
+                    } else {
+                        Outcome::Success
+                    };
+                }
+                out.message(&message, &mut streamed);
+            }
+            // A line that fails to parse is reported; the run goes on.
+            Err(Error::Parse(e)) => out.note(&format!("skipped a malformed message: {e}")),
+            Err(e) => {
+                out.failure(&e);
+                break;
+            }
+        }
+    }
+    drop(turn);
+    if !saw_result {
+        outcome = Outcome::Failed;
+    }
+    // EOF now, and print what trails the result (the runtime keeps reading
+    // stdout until it ends, so nothing printed after the result is lost).
+    let closing = {
+        let c = client.clone();
+        tokio::spawn(async move { c.shutdown().await })
+    };
+    if saw_result {
+        let mut rest = client.receive_messages();
+        while let Some(Ok(message)) = rest.next().await {
+            out.message(&message, &mut streamed);
+        }
+    }
+    drop(closing);
+    let report = client.shutdown().await;
+    if let Some(path) = &args.artifact {
+        if let Err(e) = write_artifact(path, &client) {
+            out.note(&format!(
+                "cannot write the artifact {}: {e}",
+                path.display()
+            ));
+        }
+    }
+    out.shutdown(&report);
+    outcome
+}
+
+fn write_artifact(path: &PathBuf, client: &Client) -> std::io::Result<()> {
+    let Some(transcript) = client.transcript() else {
+        return Ok(());
+    };
+    std::fs::write(path, transcript.to_json_pretty())
+}
+
+/// Writes to stdout (and failures to stderr), one line at a time, from the
+/// main loop and from callback tasks alike.
+#[derive(Clone)]
+struct Printer {
+    json: bool,
+}
+
+impl Printer {
+    fn new(json: bool) -> Self {
+        Self { json }
+    }
+
+    fn line(&self, text: &str) {
+        let mut stdout = std::io::stdout().lock();
+        // A closed stdout must not stop the session's shutdown.
+        let _ = writeln!(stdout, "{text}");
+        let _ = stdout.flush();
+    }
+
+    fn message(&self, m: &Message, streamed: &mut HashSet<String>) {
+        if self.json {
+            let mut v = json!({"kind": m.kind()});
+            if let (Ok(text), Some(obj)) = (m.to_json(), v.as_object_mut()) {
+                let raw: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+                obj.insert("message".into(), raw);
+            }
+            return self.line(&v.to_string());
+        }
+        match m {
+            Message::StreamEvent(e) => {
+                if let ApiStreamEvent::ContentBlockDelta(d) = &e.event {
+                    if let Some(Delta::Text(t)) = &d.delta {
+                        if let Some(id) = &e.api_message_id {
+                            streamed.insert(id.clone());
+                        }
+                        let mut stdout = std::io::stdout().lock();
+                        let _ = write!(stdout, "{}", t.text.as_deref().unwrap_or(""));
+                        let _ = stdout.flush();
+                    }
+                }
+            }
+            Message::Assistant(a) => {
+                let id = a.message.id.clone().unwrap_or_default();
+                for block in a.message.blocks() {
+                    match block {
+                        // Already printed delta by delta: end its line only.
+                        ContentBlock::Text(_) if streamed.contains(&id) => self.line(""),
+                        ContentBlock::Text(t) => self.line(t.text.as_deref().unwrap_or("")),
+                        ContentBlock::ToolUse(t) => self.line(&format!(
+                            "[tool] {} ({}) {}",
+                            t.name.as_deref().unwrap_or("?"),
+                            t.id.as_deref().unwrap_or("?"),
+                            t.input.as_ref().map(Value::to_string).unwrap_or_default()
+                        )),
+                        _ => {}
+                    }
+                }
+            }
+            Message::User(_) => {
+                let mut buf = Vec::new();
+                let frame = claude_agent::protocol::StdoutFrame::Message(m.clone());
+                if render::Renderer.frame(&mut buf, &frame).is_ok() {
+                    let text = String::from_utf8_lossy(&buf);
+                    self.line(text.trim_end().trim_start_matches("[user] "));
+                }
+            }
+            Message::Result(r) => self.line(&result_line(r)),
+            _ => {}
+        }
+    }
+
+    fn decision(&self, d: &Decision) {
+        let Decision::Permission {
+            tool_use_id,
+            tool_name,
+            result,
+        } = d
+        else {
+            return;
+        };
+        let (behavior, message) = match result {
+            PermissionResult::Allow { .. } => ("allow", None),
+            PermissionResult::Deny { message, .. } => ("deny", Some(message.clone())),
+        };
+        if self.json {
+            return self.line(
+                &json!({"kind": "permission", "tool_name": tool_name, "tool_use_id": tool_use_id,
+                    "behavior": behavior, "message": message})
+                .to_string(),
+            );
+        }
+        let tool = tool_name.as_deref().unwrap_or("?");
+        match message {
+            Some(m) => self.line(&format!("[permission] deny {tool}: {m}")),
+            None => self.line(&format!("[permission] allow {tool}")),
+        }
+    }
+
+    fn note(&self, text: &str) {
+        eprintln!("claude-agent run: {text}");
+    }
+
+    fn failure(&self, e: &Error) {
+        eprintln!("claude-agent run: {e}");
+    }
+
+    fn shutdown(&self, report: &ShutdownReport) {
+        let escalation = match report.escalation {
+            Escalation::None => "none",
+            Escalation::Term => "term",
+            Escalation::Kill => "kill",
+        };
+        if self.json {
+            let mut v = serde_json::to_value(report).unwrap_or_else(|_| json!({}));
+            if let Some(obj) = v.as_object_mut() {
+                obj.insert("kind".into(), json!("shutdown"));
+            }
+            return self.line(&v.to_string());
+        }
+        if report.escalation != Escalation::None {
+            self.note(&format!("the CLI had to be stopped with {escalation}"));
+        }
+    }
+}
+
+fn result_line(r: &ResultMessage) -> String {
+    let cost = r
+        .total_cost_usd
+        .as_ref()
+        .and_then(|n| n.as_f64())
+        .map_or_else(|| "?".to_owned(), |c| format!("${c:.4}"));
+    format!(
+        "[result] {} after {} turn(s), cost {cost}",
+        r.subtype,
+        r.num_turns
+            .map_or_else(|| "?".to_owned(), |n| n.to_string()),
+    )
+}

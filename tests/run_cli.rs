@@ -1,0 +1,239 @@
+//! `claude-agent run`: exit codes for each class of outcome, the JSON
+//! stream's shape, permission decisions, interrupt and escalation.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::process::{Command, Output};
+
+use claude_agent_testkit::Script;
+use common::*;
+use serde_json::{Value, json};
+
+fn run(fake: &Fake, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
+    cmd.arg("run")
+        .arg("--cli")
+        .arg(&fake.cli.program)
+        .args(args);
+    for (k, v) in &fake.cli.env {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn lines(out: &Output) -> Vec<Value> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+fn turn(reply: Value) -> Script {
+    Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .emit(assistant("hello"))
+        .emit(reply)
+}
+
+#[test]
+fn a_success_result_exits_zero_and_the_json_stream_ends_with_the_shutdown() {
+    let fake = fake(turn(result("success", "hello")).emit(state("idle")));
+    let out = run(&fake, &["--json", "say hi"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = lines(&out);
+    let kinds: Vec<&str> = lines.iter().map(|l| l["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "assistant",
+            "result/success",
+            "system/session_state_changed",
+            "shutdown"
+        ],
+        "a frame trailing the result is printed too"
+    );
+    assert_eq!(
+        lines[0]["message"]["message"]["content"][0]["text"],
+        "hello"
+    );
+    let shutdown = &lines[3];
+    assert_eq!(shutdown["escalation"], "none");
+    assert_eq!(shutdown["exit"]["code"], 0);
+    assert!(shutdown["timings"]["total_ms"].is_number());
+    let prompt = fake
+        .received()
+        .into_iter()
+        .find(|l| l["type"] == "user")
+        .unwrap();
+    assert_eq!(prompt["message"]["content"], "say hi");
+}
+
+#[test]
+fn an_error_result_exits_one() {
+    let fake = fake(turn(result("error_max_turns", "")));
+    let out = run(&fake, &["--max-turns", "1", "go"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("[result] error_max_turns"), "{text}");
+    let argv = fake.cli.recorded_argv().unwrap();
+    assert!(
+        argv.windows(2).any(|w| w == ["--max-turns", "1"]),
+        "{argv:?}"
+    );
+}
+
+#[test]
+fn a_missing_cli_exits_two_with_one_clear_line() {
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--cli", "/nonexistent/claude", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("/nonexistent/claude") && err.contains("not found"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_crash_before_the_result_exits_two_with_status_and_stderr_tail() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(assistant("partial"))
+            .stderr("panic: the model server went away")
+            .exit(7),
+    );
+    let out = run(&fake, &["go"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("exit code 7"), "{err}");
+    assert!(err.contains("model server went away"), "{err}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("partial"));
+}
+
+#[test]
+fn usage_errors_exit_64() {
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--permission-mode", "yolo", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--grace", "-1", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+}
+
+#[test]
+fn allow_deny_and_unlisted_tools_get_the_documented_decisions() {
+    let ask = |id: &str, tool: &str| {
+        cli_request(
+            id,
+            json!({"subtype": "can_use_tool", "tool_name": tool,
+            "input": {"x": 1}, "tool_use_id": format!("t-{id}")}),
+        )
+    };
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(ask("p1", "Read"))
+            .step(expect_reply("p1"))
+            .emit(ask("p2", "Bash"))
+            .step(expect_reply("p2"))
+            .emit(ask("p3", "Write"))
+            .step(expect_reply("p3"))
+            .emit(result("success", "ok")),
+    );
+    let out = run(
+        &fake,
+        &[
+            "--json", "--allow", "Read", "--allow", "Bash", "--deny", "Bash", "go",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let r1 = fake.reply_to("p1").unwrap();
+    assert_eq!(
+        r1["response"]["response"],
+        json!({"behavior": "allow", "updatedInput": {"x": 1}})
+    );
+    let r2 = fake.reply_to("p2").unwrap();
+    assert_eq!(
+        r2["response"]["response"]["behavior"], "deny",
+        "deny wins over allow"
+    );
+    let r3 = fake.reply_to("p3").unwrap();
+    let msg = r3["response"]["response"]["message"].as_str().unwrap();
+    assert!(msg.contains("neither allowed nor denied"), "{msg}");
+    let decisions: Vec<Value> = lines(&out)
+        .into_iter()
+        .filter(|l| l["kind"] == "permission")
+        .collect();
+    assert_eq!(decisions.len(), 3);
+    assert_eq!(decisions[0]["behavior"], "allow");
+    assert_eq!(decisions[2]["tool_name"], "Write");
+    let argv = fake.cli.recorded_argv().unwrap();
+    assert!(
+        argv.windows(2)
+            .any(|w| w == ["--permission-prompt-tool", "stdio"]),
+        "{argv:?}"
+    );
+}
+
+#[test]
+fn interrupt_after_sends_an_interrupt_and_the_error_result_exits_one() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(assistant("thinking..."))
+            .expect_control("interrupt", json!({"still_queued": []}))
+            .emit(result("error_during_execution", "")),
+    );
+    let out = run(&fake, &["--interrupt-after", "0.05", "--json", "go"]);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let kinds: Vec<String> = lines(&out)
+        .iter()
+        .map(|l| l["kind"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(
+        kinds.contains(&"result/error_during_execution".to_owned()),
+        "{kinds:?}"
+    );
+    assert!(
+        fake.received()
+            .iter()
+            .any(|l| l["request"]["subtype"] == "interrupt"),
+        "an interrupt was sent"
+    );
+}
+
+#[test]
+fn a_cli_that_ignores_eof_and_sigterm_is_killed_and_the_report_says_so() {
+    let fake = fake(
+        Script::new()
+            .ignore_signal("TERM")
+            .expect_initialize()
+            .expect("user", None)
+            .emit(result("success", "done"))
+            .hang(),
+    );
+    let out = run(
+        &fake,
+        &["--json", "--grace", "0.2", "--term-grace", "0.2", "go"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let last = lines(&out).pop().unwrap();
+    assert_eq!(last["kind"], "shutdown");
+    assert_eq!(last["escalation"], "kill");
+    assert!(last["timings"]["term_sent_ms"].as_f64().unwrap() >= 200.0);
+    assert!(last["timings"]["kill_sent_ms"].as_f64().unwrap() >= 400.0);
+}
