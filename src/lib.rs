@@ -16,3 +16,15 @@ pub mod transcript;
 pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
 pub use error::{Error, Result};
 pub use options::Options;
+
+/// The runtime's types a host meets through the SDK: shutdown reports,
+/// lifecycle and diagnostic events, the idle watchdog.
+pub use claude_agent_actors::{
+    Diagnostic, Escalation, LifecycleEvent, SessionEvent, SessionStats, ShutdownCause,
+    ShutdownReport, Watchdog, WatchdogAction, process::ExitInfo,
+};
+
+/// The README's examples, compiled as doctests so they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

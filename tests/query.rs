@@ -127,3 +127,86 @@ async fn dropping_a_query_mid_turn_leaves_nothing_running() {
     drop(q);
     fake.assert_gone(pid).await;
 }
+
+#[tokio::test]
+async fn a_prompt_stream_that_ends_after_the_last_result_still_ends_the_run() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(result("success", "one")),
+    );
+    let (end_tx, end_rx) = tokio::sync::oneshot::channel::<()>();
+    let prompts = futures::stream::unfold((0, Some(end_rx)), |(n, rx)| async move {
+        if n == 0 {
+            return Some((UserMessage::prompt("first"), (1, rx)));
+        }
+        // The host decides it is done only after it saw the result.
+        let _ = rx?.await;
+        None
+    });
+    let mut q = fake.builder().query_stream(QueryPrompt::Stream(prompts));
+    let first = tokio::time::timeout(SOON, q.next())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.kind(), "result/success");
+    end_tx.send(()).unwrap();
+    let end = tokio::time::timeout(SOON, q.next())
+        .await
+        .expect("query hung");
+    assert!(end.is_none());
+    assert!(q.shutdown_report().is_some());
+}
+
+#[tokio::test]
+async fn stdin_stays_open_for_the_callbacks_of_a_queued_second_turn() {
+    use claude_agent::callbacks::{CallbackError, PermissionContext, allow};
+    use claude_agent::protocol::PermissionRequest;
+    use serde_json::json;
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .expect("user", None)
+            .emit(result("success", "one"))
+            .emit(cli_request(
+                "p1",
+                json!({"subtype": "can_use_tool", "tool_name": "Read",
+                       "input": {"file_path": "/tmp/x"}, "tool_use_id": "toolu_p1"}),
+            ))
+            .step(expect_reply("p1"))
+            .emit(result("success", "two")),
+    );
+    let prompts =
+        futures::stream::iter([UserMessage::prompt("first"), UserMessage::prompt("second")]);
+    let (items, _) = all(fake
+        .builder()
+        .can_use_tool(|_r: PermissionRequest, _c: PermissionContext| async move {
+            Ok::<_, CallbackError>(allow())
+        })
+        .query_stream(QueryPrompt::Stream(prompts)))
+    .await;
+    assert_eq!(items.len(), 2);
+    let reply = fake
+        .reply_to("p1")
+        .expect("the second turn's callback was answered");
+    assert_eq!(reply["response"]["subtype"], "success", "{reply}");
+}
+
+#[tokio::test]
+async fn a_result_that_fails_to_parse_still_ends_the_run() {
+    let mut bad = result("success", "done");
+    bad["duration_ms"] = serde_json::json!("fast");
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(bad),
+    );
+    let (items, q) = all(fake.builder().query("hi")).await;
+    assert_eq!(items.len(), 1);
+    assert!(matches!(items[0], Err(claude_agent::Error::Parse(_))));
+    assert!(q.shutdown_report().is_some());
+}

@@ -35,6 +35,9 @@ pub(crate) enum Item {
 pub(crate) struct Budget {
     sem: Semaphore,
     cap: u32,
+    /// Latched once the CLI has ended: what is left in the pipe is bounded
+    /// by the pipe, so it is read regardless of the cap (nothing lost).
+    lifted: tokio_util::sync::CancellationToken,
 }
 
 impl Budget {
@@ -50,6 +53,12 @@ impl Budget {
         if permits > 0 {
             self.sem.add_permits(permits as usize);
         }
+    }
+
+    /// Stops enforcing the cap (wakes a waiting reader). Only for when the
+    /// writer is gone and the rest of the stream is bounded.
+    pub(crate) fn lift(&self) {
+        self.lifted.cancel();
     }
 
     /// The consumer is gone: wake a waiting reader and admit nothing more.
@@ -79,6 +88,7 @@ pub(crate) fn channel(cap: usize) -> (FrameSender, FrameStream, Arc<Budget>) {
     let budget = Arc::new(Budget {
         sem: Semaphore::new(cap as usize),
         cap,
+        lifted: tokio_util::sync::CancellationToken::new(),
     });
     let (tx, rx) = mpsc::unbounded_channel();
     let sender = FrameSender {
@@ -122,16 +132,23 @@ impl Batcher {
         let want = u32::try_from(frame.line.len())
             .unwrap_or(u32::MAX)
             .min(budget.cap);
+        let mut want = want;
         match budget.sem.try_acquire_many(want) {
             Ok(permit) => permit.forget(),
             Err(tokio::sync::TryAcquireError::Closed) => return Admit::ConsumerGone,
+            Err(tokio::sync::TryAcquireError::NoPermits) if budget.lifted.is_cancelled() => {
+                want = 0;
+            }
             Err(tokio::sync::TryAcquireError::NoPermits) => {
                 if self.flush() == Admit::ConsumerGone {
                     return Admit::ConsumerGone;
                 }
-                match budget.sem.acquire_many(want).await {
-                    Ok(permit) => permit.forget(),
-                    Err(_) => return Admit::ConsumerGone,
+                tokio::select! {
+                    acquired = budget.sem.acquire_many(want) => match acquired {
+                        Ok(permit) => permit.forget(),
+                        Err(_) => return Admit::ConsumerGone,
+                    },
+                    () = budget.lifted.cancelled() => want = 0,
                 }
             }
         }

@@ -107,8 +107,9 @@ impl Scanner {
             }
             let Some(i) = memchr::memchr(b'\n', &self.buf[self.scanned..]) else {
                 self.scanned = self.buf.len();
-                if self.buf.len() > self.max + 1
-                    || (self.buf.len() == self.max + 1 && self.buf.last() != Some(&b'\r'))
+                let limit = self.max.saturating_add(1);
+                if self.buf.len() > limit
+                    || (self.buf.len() == limit && self.buf.last() != Some(&b'\r'))
                 {
                     // Too long already: stop buffering, keep only the prefix.
                     let mut prefix = BytesMut::new();
@@ -167,7 +168,7 @@ impl Scanner {
             return;
         }
         // A limit below the default buffer size must not invert the clamp.
-        let ceiling = (self.max + 2 + MIN_SPARE).max(DEFAULT_BUF);
+        let ceiling = self.max.saturating_add(2 + MIN_SPARE).max(DEFAULT_BUF);
         let target = (2 * len).clamp(DEFAULT_BUF, ceiling);
         // `with_capacity` allocates exactly; `reserve` would double.
         let mut fresh = BytesMut::with_capacity(target.max(len + MIN_SPARE));

@@ -5,6 +5,7 @@
 //! control traffic is cast to `ControlDispatch`. The reader never writes to
 //! stdin itself.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use bytes::Bytes;
@@ -15,6 +16,7 @@ use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::backpressure::{Admit, Batcher, FrameSender};
+
 use crate::config::WireDirection;
 use crate::dispatch::DispatchMsg;
 use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
@@ -96,7 +98,7 @@ impl Loop {
                     self.shared.record_session_id(id);
                 }
                 if kind == "result" {
-                    self.shared.set_turn_open(false);
+                    self.shared.turn_ended();
                 }
                 return self.deliver(Frame { kind, line }).await;
             }
@@ -222,8 +224,23 @@ impl Actor for ReaderActor {
             dispatch: args.dispatch,
             shared: args.shared,
         };
+        let supervisor = args.supervisor.clone();
+        let shared = lp.shared.clone();
+        let run = read_loop(args.stdout, args.max_line_bytes, lp, args.supervisor);
         let task = tokio::spawn(
-            read_loop(args.stdout, args.max_line_bytes, lp, args.supervisor).instrument(span),
+            async move {
+                // A panic in the loop (framing, a user's wire tap) must end
+                // the session through the ordered path, not stall it.
+                if AssertUnwindSafe(run).catch_unwind().await.is_err() {
+                    let message = "the stdout read loop panicked".to_owned();
+                    shared.diagnostic(Diagnostic::ReadError {
+                        message: message.clone(),
+                    });
+                    shared.stdout_done.cancel();
+                    let _ = supervisor.cast(SupervisorMsg::ReadFailed(message));
+                }
+            }
+            .instrument(span),
         );
         Ok(ReaderState {
             task: AbortOnDropHandle::new(task),

@@ -110,7 +110,7 @@ impl Session {
             return Err(SessionError::ShuttingDown);
         }
         if is_user {
-            shared.set_turn_open(true);
+            shared.turn_started();
             shared.touch();
         }
         if shared.log_payloads {

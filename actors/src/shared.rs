@@ -50,7 +50,8 @@ pub(crate) struct Shared {
     wire_tap: Option<Tap>,
     events: broadcast::Sender<SessionEvent>,
     closing: AtomicBool,
-    turn_open: AtomicBool,
+    /// User frames sent whose `result` has not been read yet.
+    turns_open: AtomicU64,
     /// Milliseconds since `started` of the last stdout line or `user` frame.
     last_activity_ms: AtomicU64,
     report: watch::Sender<Option<ShutdownReport>>,
@@ -71,7 +72,11 @@ impl Shared {
     /// Shows one line to the wire tap, if any.
     pub(crate) fn tap(&self, direction: WireDirection, line: &[u8]) {
         if let Some(Tap(tap)) = &self.wire_tap {
-            tap(direction, line);
+            // A panicking tap must not take the read loop down with it.
+            let call = std::panic::AssertUnwindSafe(|| tap(direction, line));
+            if std::panic::catch_unwind(call).is_err() {
+                tracing::warn!(parent: &self.span, "wire tap panicked");
+            }
         }
     }
 
@@ -110,7 +115,7 @@ impl Shared {
             wire_tap: wire_tap.map(Tap),
             events: events.unwrap_or_else(|| broadcast::channel(EVENT_CAPACITY).0),
             closing: AtomicBool::new(false),
-            turn_open: AtomicBool::new(false),
+            turns_open: AtomicU64::new(0),
             last_activity_ms: AtomicU64::new(0),
             report: watch::channel(None).0,
             next_request: AtomicU64::new(1),
@@ -160,12 +165,21 @@ impl Shared {
         self.closing.load(Ordering::SeqCst)
     }
 
-    pub(crate) fn set_turn_open(&self, open: bool) {
-        self.turn_open.store(open, Ordering::SeqCst);
+    /// A `user` frame was sent: one more turn in flight.
+    pub(crate) fn turn_started(&self) {
+        self.turns_open.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A `result` was read: one turn fewer (never below zero, since the
+    /// CLI also ends turns it started itself).
+    pub(crate) fn turn_ended(&self) {
+        let _ = self
+            .turns_open
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
     }
 
     pub(crate) fn turn_open(&self) -> bool {
-        self.turn_open.load(Ordering::SeqCst)
+        self.turns_open.load(Ordering::SeqCst) > 0
     }
 
     pub(crate) fn touch(&self) {

@@ -136,7 +136,13 @@ pub async fn drain_into(
         line.truncate(cap);
         ring.push_line(line);
         if let Some(cb) = &on_line {
-            cb(&String::from_utf8_lossy(line));
+            // A panicking callback must not end the drain: the CLI would
+            // then block (or die of SIGPIPE) on its next stderr write.
+            let text = String::from_utf8_lossy(line);
+            let call = std::panic::AssertUnwindSafe(|| cb(&text));
+            if std::panic::catch_unwind(call).is_err() {
+                tracing::warn!("stderr callback panicked");
+            }
         }
         line.clear();
     };

@@ -136,6 +136,10 @@ pub(crate) async fn run(ctx: StopContext) {
     let exited = ladder.ended.then(|| t0.elapsed());
     let exit = ladder.exit.or_else(|| current_exit(&ctx.ended));
     if ladder.ended {
+        // The CLI is gone, so what is left in its stdout pipe is bounded:
+        // read it all even past the byte cap, so nothing printed is lost
+        // to a slow consumer.
+        sh.budget.lift();
         // A Bash tool's background job dies with the session.
         let _ = ractor::call_t!(transport, TransportMsg::Cleanup, 2000);
     }

@@ -30,8 +30,16 @@ pub(crate) async fn run(
             return;
         }
         let last = shared.last_activity_ms();
-        let due = shared.started + Duration::from_millis(last) + w.after;
         let now = std::time::Instant::now();
+        // An `after` too large to add (e.g. Duration::MAX for "never") just
+        // means the watchdog never fires.
+        let Some(due) = shared
+            .started
+            .checked_add(Duration::from_millis(last))
+            .and_then(|t| t.checked_add(w.after))
+        else {
+            return;
+        };
         if due > now {
             tokio::time::sleep(due - now).await;
             continue;

@@ -150,6 +150,15 @@ impl Client {
         )
     }
 
+    /// Frames with their envelope kinds, for `query`'s end-of-run logic.
+    pub(crate) fn received(&self, until: Until) -> BoxStream<'static, messages::Received> {
+        messages::received(
+            self.inner.frames.clone(),
+            until,
+            self.inner.transcript.clone(),
+        )
+    }
+
     /// Sends `request` (an object with a `subtype`) and waits for its reply.
     pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
         let started = (SystemTime::now(), Instant::now());

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use claude_agent_actors::FrameStream;
+use futures::StreamExt;
 use futures::stream::{self, BoxStream};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
@@ -15,8 +16,29 @@ use crate::{Error, Result};
 pub(crate) enum Until {
     /// At the end of the session's output.
     End,
-    /// After the first `result` message (inclusive).
+    /// After the first `result` frame (inclusive).
     Result,
+}
+
+/// One frame for the consumer: its envelope `type` (known even when typed
+/// parsing fails, so a malformed `result` still ends a turn) and the typed
+/// message or why there is none.
+pub(crate) struct Received {
+    pub(crate) kind: Kind,
+    pub(crate) message: Result<Message>,
+}
+
+/// The envelope-level kind of a received item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// A `result` frame: the end of a turn.
+    Result,
+    /// A `system` frame saying the CLI went idle (nothing queued).
+    Idle,
+    /// Any other frame.
+    Other,
+    /// The session's output ended with an error (no frame).
+    Failure,
 }
 
 struct State {
@@ -27,13 +49,26 @@ struct State {
     done: bool,
 }
 
-/// Parses frames as they are read: no task, no second queue, so the
-/// runtime's byte cap stays the only buffer (backpressure reaches the CLI).
+/// Typed messages, for the public `receive_*` streams.
 pub(crate) fn stream(
     frames: Arc<Mutex<FrameStream>>,
     until: Until,
     transcript: Option<TranscriptRecorder>,
 ) -> BoxStream<'static, Result<Message>> {
+    received(frames, until, transcript)
+        .map(|r| r.message)
+        .boxed()
+}
+
+/// Parses frames as they are read: no task, no second queue, so the
+/// runtime's byte cap stays the only buffer (backpressure reaches the CLI).
+/// Takes the frame lock on first poll and holds it until the stream ends or
+/// is dropped: one reader at a time.
+pub(crate) fn received(
+    frames: Arc<Mutex<FrameStream>>,
+    until: Until,
+    transcript: Option<TranscriptRecorder>,
+) -> BoxStream<'static, Received> {
     let state = State {
         transcript,
         frames,
@@ -49,24 +84,45 @@ pub(crate) fn stream(
             st.guard = Some(st.frames.clone().lock_owned().await);
         }
         let guard = st.guard.as_mut()?;
-        let item = match guard.recv().await {
+        let received = match guard.recv().await {
             None => return None,
             Some(Err(e)) => {
                 st.done = true;
                 if let Some(t) = &st.transcript {
                     t.record_transport_error(&e.to_string());
                 }
-                Err(Error::Session(e))
+                Received {
+                    kind: Kind::Failure,
+                    message: Err(Error::Session(e)),
+                }
             }
-            Some(Ok(frame)) => parse_message(&frame.line).map_err(Error::Parse),
+            Some(Ok(frame)) => {
+                let message = parse_message(&frame.line).map_err(Error::Parse);
+                let kind = match frame.kind.as_str() {
+                    "result" => Kind::Result,
+                    "system" if is_idle(&message) => Kind::Idle,
+                    _ => Kind::Other,
+                };
+                Received { kind, message }
+            }
         };
-        if let (Some(t), Ok(message)) = (&st.transcript, &item) {
+        if let (Some(t), Ok(message)) = (&st.transcript, &received.message) {
             t.record_message(message);
         }
-        if st.until == Until::Result && matches!(item, Ok(Message::Result(_))) {
+        if st.until == Until::Result && received.kind == Kind::Result {
             st.done = true;
             st.guard = None;
         }
-        Some((item, st))
+        Some((received, st))
     }))
+}
+
+/// `system/session_state_changed` with `state: idle`.
+fn is_idle(message: &Result<Message>) -> bool {
+    use crate::protocol::{SessionState, SystemMessage};
+    matches!(
+        message,
+        Ok(Message::System(SystemMessage::SessionStateChanged(s)))
+            if s.state == Some(SessionState::Idle)
+    )
 }

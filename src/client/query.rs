@@ -10,6 +10,7 @@ use futures::{Stream, StreamExt};
 use tokio::sync::watch;
 use tokio_util::task::AbortOnDropHandle;
 
+use super::messages::{Kind, Received, Until};
 use super::{Client, ClientBuilder, Prompt};
 use crate::Result;
 use crate::options::Options;
@@ -146,13 +147,41 @@ enum State {
 
 struct Reading {
     client: Client,
-    messages: BoxStream<'static, Result<Message>>,
-    /// `true` once every prompt message was written.
-    sent_all: watch::Receiver<bool>,
+    messages: BoxStream<'static, Received>,
+    /// User messages written so far, and whether the prompt is exhausted.
+    sent: watch::Receiver<Sent>,
+    /// `result` frames seen (parsed or not).
+    results: u64,
     /// Writes a streamed prompt; aborted if the query is dropped.
     _sender: Option<AbortOnDropHandle<()>>,
-    /// EOF was requested after the final result.
+    /// EOF was requested.
     closing: bool,
+}
+
+/// Progress of writing the prompt.
+#[derive(Debug, Clone, Copy, Default)]
+struct Sent {
+    messages: u64,
+    exhausted: bool,
+}
+
+impl Reading {
+    /// Closes stdin once nothing more can need it: the prompt is exhausted
+    /// and every message sent has had its turn end (a `result` each), or
+    /// the CLI said it went idle after the last result. Until then stdin
+    /// stays open, so callbacks of later turns still get answers.
+    fn close_if_done(&mut self, idle: bool) {
+        let sent = *self.sent.borrow();
+        let caught_up = self.results >= sent.messages || (idle && self.results > 0);
+        if self.closing || !sent.exhausted || !caught_up {
+            return;
+        }
+        // EOF now; the runtime keeps reading, so frames that trail the
+        // result still arrive on `messages` before it ends.
+        self.closing = true;
+        let c = self.client.clone();
+        tokio::spawn(async move { c.shutdown().await });
+    }
 }
 
 async fn step(
@@ -171,24 +200,41 @@ async fn step(
         },
         State::Reading(r) => r,
     };
-    let Some(item) = r.messages.next().await else {
-        let _ = report.set(r.client.shutdown().await);
-        return None;
-    };
-    if matches!(item, Ok(Message::Result(_))) && *r.sent_all.borrow() && !r.closing {
-        // EOF now; the runtime keeps reading, so frames that trail the
-        // result still arrive on `messages` before it ends.
-        r.closing = true;
-        let c = r.client.clone();
-        tokio::spawn(async move { c.shutdown().await });
+    loop {
+        let prompt_open = !r.sent.borrow().exhausted;
+        let received = tokio::select! {
+            received = r.messages.next() => received,
+            // The prompt may end after the last result: check then too.
+            changed = r.sent.changed(), if prompt_open => {
+                if changed.is_err() {
+                    // The sender is gone without finishing: treat as ended.
+                    let last = *r.sent.borrow();
+                    r.sent = watch::channel(Sent { exhausted: true, ..last }).1;
+                }
+                r.close_if_done(false);
+                continue;
+            }
+        };
+        let Some(Received { kind, message }) = received else {
+            let _ = report.set(r.client.shutdown().await);
+            return None;
+        };
+        match kind {
+            Kind::Result => {
+                r.results += 1;
+                r.close_if_done(false);
+            }
+            Kind::Idle => r.close_if_done(true),
+            Kind::Failure => {
+                // A transport failure ends the run; finish the shutdown so
+                // the report is there when the stream ends.
+                let _ = report.set(r.client.shutdown().await);
+                return Some((message, State::Done));
+            }
+            Kind::Other => {}
+        }
+        return Some((message, State::Reading(r)));
     }
-    if matches!(item, Err(ref e) if !matches!(e, crate::Error::Parse(_))) {
-        // A transport failure ends the run; finish the shutdown so the
-        // report is there when the stream ends.
-        let _ = report.set(r.client.shutdown().await);
-        return Some((item, State::Done));
-    }
-    Some((item, State::Reading(r)))
 }
 
 async fn start(
@@ -200,12 +246,15 @@ async fn start(
     if let Some(t) = client.transcript_recorder() {
         let _ = transcript.set(t.clone());
     }
-    let messages = client.receive_messages();
-    let (done_tx, sent_all) = watch::channel(false);
+    let messages = client.received(Until::End);
+    let (sent_tx, sent) = watch::channel(Sent::default());
     let sender = match prompt {
         PromptSource::One(p) => {
             client.send(*p).await?;
-            let _ = done_tx.send(true);
+            let _ = sent_tx.send(Sent {
+                messages: 1,
+                exhausted: true,
+            });
             None
         }
         PromptSource::Stream(mut prompts) => {
@@ -215,15 +264,17 @@ async fn start(
                     if c.send_message(&m).await.is_err() {
                         break;
                     }
+                    sent_tx.send_modify(|s| s.messages += 1);
                 }
-                let _ = done_tx.send(true);
+                sent_tx.send_modify(|s| s.exhausted = true);
             })))
         }
     };
     Ok(Box::new(Reading {
         client,
         messages,
-        sent_all,
+        sent,
+        results: 0,
         _sender: sender,
         closing: false,
     }))
