@@ -237,3 +237,85 @@ fn a_cli_that_ignores_eof_and_sigterm_is_killed_and_the_report_says_so() {
     assert!(last["timings"]["term_sent_ms"].as_f64().unwrap() >= 200.0);
     assert!(last["timings"]["kill_sent_ms"].as_f64().unwrap() >= 400.0);
 }
+
+#[test]
+fn a_cli_that_never_answers_initialize_times_out_with_exit_two() {
+    let fake = fake(
+        Script::new().step(json!({"op": "expect", "type": "control_request",
+        "subtype": "initialize", "no_reply": true})),
+    );
+    let out = run(
+        &fake,
+        &[
+            "--timeout",
+            "0.3",
+            "--grace",
+            "0.1",
+            "--term-grace",
+            "0.1",
+            "hi",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("initialize got no reply within 300ms"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_artifact_holds_the_transcript_of_the_run() {
+    let fake = fake(turn(result("success", "hello")));
+    let artifact = fake.dir.path().join("run.json");
+    let out = run(&fake, &["--artifact", artifact.to_str().unwrap(), "hi"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let t: Value = serde_json::from_slice(&std::fs::read(&artifact).unwrap()).unwrap();
+    assert_eq!(t["session_id"], "s-1");
+    assert_eq!(t["incomplete"], false);
+    assert_eq!(t["results"].as_array().unwrap().len(), 1);
+    assert_eq!(t["close"]["escalation"], "none");
+    assert_eq!(t["run"]["entry_point"], "client");
+}
+
+#[test]
+fn sigterm_during_a_turn_shuts_the_session_down_in_order_and_exits_130() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(assistant("working on it")),
+    );
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
+    cmd.args(["run", "--json", "--cli"])
+        .arg(&fake.cli.program)
+        .arg("go");
+    for (k, v) in &fake.cli.env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the turn is visibly running: the first message is out.
+    let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut first).unwrap();
+    assert!(first.contains("\"assistant\""), "{first}");
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(child.id() as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let last: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
+    assert_eq!(last["kind"], "shutdown");
+    assert_eq!(last["escalation"], "none", "the fake exits on EOF: {last}");
+    if let Some(pid) = fake.cli.pid() {
+        assert!(claude_agent_testkit::wait_until_gone(pid, SOON));
+    }
+}

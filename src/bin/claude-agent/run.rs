@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 the run ended with a success result; 1 with an error
 //! result; 2 the CLI or the transport failed (not found, crashed, closed
-//! before a result, timed out); 64 usage error.
+//! before a result, timed out); 64 usage error; 130 stopped by SIGINT or
+//! SIGTERM (after an ordered shutdown).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -58,6 +59,9 @@ pub(crate) struct RunArgs {
     /// Seconds the CLI gets after SIGTERM before SIGKILL.
     #[arg(long, value_name = "SECS", default_value_t = 5.0)]
     term_grace: f64,
+    /// Seconds to wait for `initialize` and for each control reply.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    timeout: f64,
     /// Send an interrupt this many seconds after the prompt.
     #[arg(long, value_name = "SECS")]
     interrupt_after: Option<f64>,
@@ -85,6 +89,8 @@ enum Outcome {
     Success,
     ErrorResult,
     Failed,
+    /// SIGINT or SIGTERM: the session was shut down in order.
+    Stopped,
 }
 
 pub(crate) fn run(args: RunArgs) -> ExitCode {
@@ -94,9 +100,15 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
             .interrupt_after
             .map(|s| seconds("interrupt-after", s))
             .transpose()?;
-        Ok((g, t, i))
+        let w = seconds("timeout", args.timeout)?;
+        Ok(Timing {
+            grace: g,
+            term_grace: t,
+            interrupt_after: i,
+            timeout: w,
+        })
     });
-    let (grace, term_grace, interrupt_after) = match durations {
+    let timing = match durations {
         Ok(d) => d,
         Err(e) => {
             eprintln!("claude-agent run: {e}");
@@ -115,21 +127,31 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
         }
     };
     let out = Printer::new(args.json);
-    let outcome = runtime.block_on(session(&args, grace, term_grace, interrupt_after, &out));
+    let outcome = runtime.block_on(session(&args, timing, &out));
     ExitCode::from(match outcome {
         Outcome::Success => 0,
         Outcome::ErrorResult => 1,
         Outcome::Failed => 2,
+        Outcome::Stopped => 130,
     })
 }
 
-async fn session(
-    args: &RunArgs,
+/// The run's time settings, validated.
+#[derive(Debug, Clone, Copy)]
+struct Timing {
     grace: Duration,
     term_grace: Duration,
     interrupt_after: Option<Duration>,
-    out: &Printer,
-) -> Outcome {
+    timeout: Duration,
+}
+
+async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
+    let Timing {
+        grace,
+        term_grace,
+        interrupt_after,
+        timeout,
+    } = timing;
     let mut options = Options::new();
     options.cli_path = args.cli.clone();
     options.cwd = args.cwd.clone();
@@ -143,6 +165,8 @@ async fn session(
         .on_decision(Arc::new(move |d: &Decision| printer.decision(d)))
         .grace(grace)
         .term_grace(term_grace)
+        .initialize_timeout(timeout)
+        .control_timeout(timeout)
         .transcript(args.artifact.is_some())
         .connect()
         .await;
@@ -169,7 +193,17 @@ async fn session(
     let mut saw_result = false;
     let mut turn = client.receive_response();
     let mut streamed = HashSet::new();
-    while let Some(item) = turn.next().await {
+    let mut stop = std::pin::pin!(stop_signal());
+    loop {
+        let item = tokio::select! {
+            item = turn.next() => item,
+            () = &mut stop => {
+                out.note("stopping: shutting the session down");
+                outcome = Outcome::Stopped;
+                break;
+            }
+        };
+        let Some(item) = item else { break };
         match item {
             Ok(message) => {
                 if let Message::Result(r) = &message {
@@ -191,7 +225,7 @@ async fn session(
         }
     }
     drop(turn);
-    if !saw_result {
+    if !saw_result && !matches!(outcome, Outcome::Stopped) {
         outcome = Outcome::Failed;
     }
     // EOF now, and print what trails the result (the runtime keeps reading
@@ -218,6 +252,23 @@ async fn session(
     }
     out.shutdown(&report);
     outcome
+}
+
+/// Resolves on the first SIGINT or SIGTERM (never, if they cannot be watched).
+async fn stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    match (
+        signal(SignalKind::interrupt()),
+        signal(SignalKind::terminate()),
+    ) {
+        (Ok(mut int), Ok(mut term)) => {
+            tokio::select! {
+                _ = int.recv() => {}
+                _ = term.recv() => {}
+            }
+        }
+        _ => std::future::pending().await,
+    }
 }
 
 fn write_artifact(path: &PathBuf, client: &Client) -> std::io::Result<()> {
