@@ -4,6 +4,7 @@ mod cli;
 mod error;
 mod install;
 mod locate;
+pub mod model;
 mod procs;
 mod script;
 

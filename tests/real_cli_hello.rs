@@ -1,0 +1,76 @@
+//! Against the real Claude Code CLI, offline: a scripted Messages API on
+//! 127.0.0.1 stands in for the model.
+//!
+//! Runs when `CLAUDE_AGENT_CLI` names the real CLI; skipped with a visible
+//! message otherwise, unless `CLAUDE_AGENT_REQUIRE_REAL_CLI=1`, which turns a
+//! missing CLI into a failure.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use claude_agent::protocol::Message;
+use claude_agent::{ClientBuilder, Options};
+use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
+use futures::StreamExt;
+
+/// The real CLI, or `None` (after saying so) when this run may skip it.
+fn real_cli() -> Option<PathBuf> {
+    let required = std::env::var("CLAUDE_AGENT_REQUIRE_REAL_CLI").is_ok_and(|v| v == "1");
+    match std::env::var_os("CLAUDE_AGENT_CLI").map(PathBuf::from) {
+        Some(p) if p.is_file() => Some(p),
+        other => {
+            assert!(
+                !required,
+                "CLAUDE_AGENT_REQUIRE_REAL_CLI=1 but no real CLI at {other:?}"
+            );
+            eprintln!("SKIPPED: real-CLI test (set CLAUDE_AGENT_CLI to the real claude)");
+            None
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_hello_turn_through_the_real_cli() {
+    let Some(cli) = real_cli() else { return };
+    let server =
+        ModelServer::start(ModelScript::new().reply(Reply::text("Hello from the script.")))
+            .await
+            .unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let mut options = Options::new()
+        .cli_path(cli)
+        .cwd(cwd.path())
+        .env("HOME", home.path());
+    for (k, v) in server.env() {
+        options = options.env(k, v);
+    }
+    let mut q = ClientBuilder::new(options)
+        .initialize_timeout(Duration::from_secs(30))
+        .query("say hello");
+    let mut result = None;
+    while let Some(m) = tokio::time::timeout(Duration::from_secs(60), q.next())
+        .await
+        .unwrap()
+    {
+        if let Message::Result(r) = m.unwrap() {
+            result = Some(r);
+        }
+    }
+    let r = result.expect("a result");
+    assert_eq!(r.is_error, Some(false), "{r:?}");
+    assert_eq!(r.result.as_deref(), Some("Hello from the script."));
+    let first = server
+        .main_requests()
+        .into_iter()
+        .next()
+        .expect("a model request");
+    let sent = first.body["messages"].to_string();
+    assert!(
+        sent.contains("say hello"),
+        "the prompt reached the model: {sent:.300}"
+    );
+    let report = q.shutdown_report().unwrap();
+    assert_eq!(format!("{:?}", report.escalation), "None");
+}
