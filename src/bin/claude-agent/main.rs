@@ -4,11 +4,16 @@
 //! - `replay`: parse recorded stdout NDJSON of a Claude Code session and
 //!   print it as a readable transcript or as one JSON object per frame.
 //! - `run`: run one session and stream it, with a permission policy.
+//! - `demo`: a narrated session (permission decision, tool call, in-process
+//!   MCP tool) through the real CLI against a scripted model when the CLI is
+//!   installed, else through the built-in fake CLI.
 
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod demo;
+mod fake;
 mod render;
 mod replay;
 mod run;
@@ -27,6 +32,11 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Run one session of the Claude Code CLI.
     Run(run::RunArgs),
+    /// A short narrated session: the real CLI if installed, else the built-in fake.
+    Demo(demo::DemoArgs),
+    /// The built-in fake CLI (used by `demo`).
+    #[command(name = "__fake-cli", hide = true)]
+    FakeCli(fake::FakeCliArgs),
 }
 
 /// Exit code for command-line usage errors (BSD `EX_USAGE`).
@@ -46,5 +56,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
+        Command::Demo(args) => demo::run(&args),
+        Command::FakeCli(args) => fake::run(&args),
     }
 }
