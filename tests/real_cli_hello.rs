@@ -6,7 +6,6 @@
 //! missing CLI into a failure.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
 use std::time::Duration;
 
 use claude_agent::protocol::Message;
@@ -14,21 +13,8 @@ use claude_agent::{ClientBuilder, Options};
 use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
 use futures::StreamExt;
 
-/// The real CLI, or `None` (after saying so) when this run may skip it.
-fn real_cli() -> Option<PathBuf> {
-    let required = std::env::var("CLAUDE_AGENT_REQUIRE_REAL_CLI").is_ok_and(|v| v == "1");
-    match std::env::var_os("CLAUDE_AGENT_CLI").map(PathBuf::from) {
-        Some(p) if p.is_file() => Some(p),
-        other => {
-            assert!(
-                !required,
-                "CLAUDE_AGENT_REQUIRE_REAL_CLI=1 but no real CLI at {other:?}"
-            );
-            eprintln!("SKIPPED: real-CLI test (set CLAUDE_AGENT_CLI to the real claude)");
-            None
-        }
-    }
-}
+mod real_cli;
+use real_cli::real_cli;
 
 #[tokio::test]
 async fn a_hello_turn_through_the_real_cli() {
