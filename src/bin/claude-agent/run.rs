@@ -159,6 +159,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     options.permission_mode = args.permission_mode;
     options.max_turns = args.max_turns;
     options.include_partial_messages = args.include_partial;
+    let mut stop = StopSignals::register();
     let printer = out.clone();
     let client = Client::builder(options)
         .can_use_tool(AllowList::new(args.allow.clone(), args.deny.clone()))
@@ -193,11 +194,10 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     let mut saw_result = false;
     let mut turn = client.receive_response();
     let mut streamed = HashSet::new();
-    let mut stop = std::pin::pin!(stop_signal());
     loop {
         let item = tokio::select! {
             item = turn.next() => item,
-            () = &mut stop => {
+            () = stop.recv() => {
                 out.note("stopping: shutting the session down");
                 outcome = Outcome::Stopped;
                 break;
@@ -254,20 +254,40 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     outcome
 }
 
-/// Resolves on the first SIGINT or SIGTERM (never, if they cannot be watched).
-async fn stop_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    match (
-        signal(SignalKind::interrupt()),
-        signal(SignalKind::terminate()),
-    ) {
-        (Ok(mut int), Ok(mut term)) => {
-            tokio::select! {
-                _ = int.recv() => {}
-                _ = term.recv() => {}
-            }
+/// SIGINT and SIGTERM, watched from before the session starts so a signal
+/// can never hit the default disposition (and kill us without a shutdown).
+struct StopSignals {
+    int: Option<tokio::signal::unix::Signal>,
+    term: Option<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn register() -> Self {
+        use tokio::signal::unix::{SignalKind, signal};
+        Self {
+            int: signal(SignalKind::interrupt()).ok(),
+            term: signal(SignalKind::terminate()).ok(),
         }
-        _ => std::future::pending().await,
+    }
+
+    /// Resolves on the first of them (never, if neither could be watched).
+    async fn recv(&mut self) {
+        let int = async {
+            match &mut self.int {
+                Some(s) => s.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        let term = async {
+            match &mut self.term {
+                Some(s) => s.recv().await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            _ = int => {}
+            _ = term => {}
+        }
     }
 }
 
