@@ -22,7 +22,7 @@ pub const TURN: Duration = Duration::from_secs(60);
 pub fn real_cli() -> Option<PathBuf> {
     let required = std::env::var("CLAUDE_AGENT_REQUIRE_REAL_CLI").is_ok_and(|v| v == "1");
     match std::env::var_os("CLAUDE_AGENT_CLI").map(PathBuf::from) {
-        Some(p) if p.is_file() => Some(p),
+        Some(p) if p.is_file() && !is_fake(&p) => Some(p),
         other => {
             assert!(
                 !required,
@@ -32,6 +32,17 @@ pub fn real_cli() -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// Whether `path` is the test kit's fake CLI (it answers `--version` like
+/// the real one, so the name is what tells them apart).
+fn is_fake(path: &std::path::Path) -> bool {
+    let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let named_fake = real.file_name().is_some_and(|n| n == "fake-claude");
+    let env_fake = std::env::var_os("CLAUDE_AGENT_FAKE_CLI")
+        .and_then(|f| std::fs::canonicalize(f).ok())
+        .is_some_and(|f| f == real);
+    named_fake || env_fake
 }
 
 /// One test's world: the scripted model, a private HOME and a cwd.
