@@ -9,12 +9,15 @@ pub mod callbacks;
 pub mod client;
 pub mod discovery;
 pub mod error;
+pub mod host;
 pub mod options;
 pub mod protocol;
+pub mod telemetry;
 pub mod transcript;
 
 pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
 pub use error::{Error, Result};
+pub use host::Host;
 pub use options::Options;
 
 /// The runtime's types a host meets through the SDK: shutdown reports,

@@ -5,6 +5,8 @@
 //! (validated, not allocated), so a line is scanned once here and parsed for
 //! meaning once by the consumer.
 
+mod scan;
+
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -75,11 +77,54 @@ struct RawResponse {
 }
 
 /// Reads the envelope of one complete line.
+///
+/// Message lines (everything but control traffic) take one validating
+/// pass of [`scan`] and allocate only their `type`; control traffic and what
+/// the scanner leaves undecided go through serde ([`peek_serde`]).
 pub(crate) fn peek(line: &[u8]) -> Result<Envelope, Unroutable> {
     let first = line.iter().find(|b| !b.is_ascii_whitespace());
     if first != Some(&b'{') {
         return Err(Unroutable::NotJson);
     }
+    let m = match scan::scan(line) {
+        scan::Scan::Object(m) => m,
+        scan::Scan::Invalid => return Err(Unroutable::Malformed),
+        scan::Scan::Undecided => return peek_serde(line),
+    };
+    let kind = m.kind.and_then(raw_string).ok_or(Unroutable::Malformed)?;
+    if kind.starts_with("control_") || m.control_fields {
+        return peek_serde(line);
+    }
+    // serde's raw values are text: keep its verdict on invalid UTF-8 there.
+    for raw in [m.subtype, m.session_id].into_iter().flatten() {
+        if std::str::from_utf8(raw).is_err() {
+            return Err(Unroutable::Malformed);
+        }
+    }
+    let init_session_id =
+        if kind == "system" && m.subtype.and_then(raw_string).as_deref() == Some("init") {
+            m.session_id.and_then(raw_string)
+        } else {
+            None
+        };
+    Ok(Envelope::Message {
+        kind,
+        init_session_id,
+    })
+}
+
+/// A raw JSON value as a string, if it is one.
+fn raw_string(raw: &[u8]) -> Option<String> {
+    let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+    if memchr::memchr(b'\\', inner).is_none() {
+        return std::str::from_utf8(inner).ok().map(str::to_owned);
+    }
+    serde_json::from_slice(raw).ok()
+}
+
+/// The envelope through serde with raw-value fields: control traffic, and
+/// lines the scanner leaves undecided.
+fn peek_serde(line: &[u8]) -> Result<Envelope, Unroutable> {
     let env: RawEnvelope<'_> = serde_json::from_slice(line).map_err(|_| Unroutable::Malformed)?;
     let kind = string(env.kind).ok_or(Unroutable::Malformed)?;
     match kind.as_str() {

@@ -193,6 +193,16 @@ impl Session {
         self.closed().await
     }
 
+    /// Ends the CLI now: SIGKILL to its process group (abort for a channel
+    /// without signals), starting the ordered shutdown with `cause` if none
+    /// began. The shutdown then completes around the dead process and
+    /// publishes its report as usual ([`Session::closed`]). For deadlines:
+    /// a host's drain kills what is left when its deadline passes.
+    pub fn kill(&self, cause: ShutdownCause) {
+        let _ = self.inner.supervisor.cast(SupervisorMsg::Shutdown(cause));
+        let _ = self.inner.children.transport.cast(TransportMsg::Kill);
+    }
+
     /// Waits until the session ended, for any reason.
     pub async fn closed(&self) -> ShutdownReport {
         match self.shared().wait_report().await {

@@ -111,6 +111,11 @@ impl Default for StderrRing {
     }
 }
 
+/// The stderr read buffer of a quiet CLI.
+const SMALL_READ: usize = 256;
+/// The read buffer once the CLI wrote a burst.
+const BULK_READ: usize = 8 * 1024;
+
 /// A per-line callback for [`drain_into`].
 pub type OnLine = Arc<dyn Fn(&str) + Send + Sync>;
 
@@ -127,7 +132,10 @@ pub async fn drain_into(
     on_line: Option<OnLine>,
 ) -> std::io::Result<()> {
     let cap = ring.max_line_bytes();
-    let mut chunk = vec![0u8; 8 * 1024];
+    // Small while the CLI is quiet (most sessions, most of the time): an
+    // idle session should not hold 8 KiB per pipe. A read that fills the
+    // buffer means a burst; grow once to the bulk size.
+    let mut chunk = vec![0u8; SMALL_READ];
     let mut line: Vec<u8> = Vec::new();
     let emit = |line: &mut Vec<u8>| {
         if line.last() == Some(&b'\r') {
@@ -153,6 +161,7 @@ pub async fn drain_into(
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
+        let grow = n == chunk.len() && chunk.len() < BULK_READ;
         let mut rest = &chunk[..n];
         while !rest.is_empty() {
             let (piece, done) = match memchr::memchr(b'\n', rest) {
@@ -166,6 +175,9 @@ pub async fn drain_into(
                 emit(&mut line);
             }
             rest = &rest[done..];
+        }
+        if grow {
+            chunk.resize(BULK_READ, 0);
         }
     }
     if !line.is_empty() {

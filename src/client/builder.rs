@@ -17,6 +17,7 @@ use crate::callbacks::mcp::SdkMcpServer;
 use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
 use crate::discovery;
 use crate::options::{CommandContext, McpServerConfig, McpServers, Options};
+use crate::telemetry::{SessionTrace, Telemetry, TracedHandler};
 use crate::transcript::{EntryPoint, Recorder, TranscriptRecorder};
 use crate::{Error, Result};
 use claude_agent_actors::InboundHandler;
@@ -39,6 +40,8 @@ pub(crate) struct Runtime {
     /// Write every raw frame, both directions, to this NDJSON file.
     pub(crate) record_frames: Option<std::path::PathBuf>,
     pub(crate) entry: EntryPoint,
+    pub(crate) telemetry: Telemetry,
+    pub(crate) tenant: Option<String>,
 }
 
 impl Default for Runtime {
@@ -57,6 +60,8 @@ impl Default for Runtime {
             transcript: false,
             record_frames: None,
             entry: EntryPoint::Client,
+            telemetry: Telemetry::disabled(),
+            tenant: None,
         }
     }
 }
@@ -220,11 +225,49 @@ impl ClientBuilder {
         self
     }
 
+    /// Records this session's spans and metrics (see [`crate::telemetry`]);
+    /// the CLI gets `TRACEPARENT` naming the session span. Default: off.
+    pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
+        self.runtime.telemetry = telemetry;
+        self
+    }
+
+    /// The tenant this session belongs to: the `tenant` attribute of its
+    /// spans and metrics.
+    pub fn tenant(mut self, tenant: impl Into<String>) -> Self {
+        self.runtime.tenant = Some(tenant.into());
+        self
+    }
+
+    /// The telemetry handle set with [`telemetry`](Self::telemetry) (for a
+    /// host recording its own metrics next to the session's).
+    pub fn telemetry_handle(&self) -> &Telemetry {
+        &self.runtime.telemetry
+    }
+
     /// Starts the CLI and waits for its `initialize` reply.
     pub async fn connect(self) -> Result<Client> {
-        let (config, builder, transcript) = self.session_config()?;
-        let (session, frames) = Session::start(config).await?;
-        let client = Client::new(session, frames, builder, transcript);
+        let trace = self
+            .runtime
+            .telemetry
+            .session(self.runtime.tenant.as_deref());
+        let started = async {
+            let (mut config, builder, transcript) = self.session_config(trace.as_ref())?;
+            // Subscribed before the start: early diagnostics count too.
+            let traced = trace.clone().map(|t| (t, config.subscribe_events()));
+            let (session, frames) = Session::start(config).await?;
+            Ok::<_, Error>((session, frames, builder, transcript, traced))
+        };
+        let (session, frames, builder, transcript, traced) = match started.await {
+            Ok(parts) => parts,
+            Err(e) => {
+                if let Some(t) = &trace {
+                    t.connect_failed(&e);
+                }
+                return Err(e);
+            }
+        };
+        let client = Client::new(session, frames, builder, transcript, traced);
         if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
             if let Some(v) = &info.claude_code_version {
                 t.set_cli_version(v);
@@ -248,9 +291,12 @@ impl ClientBuilder {
         Query::new(self, prompt.0)
     }
 
-    /// The runtime's session config for these options.
+    /// The runtime's session config for these options; with a `trace`, its
+    /// context goes into the CLI's env and its control spans around the
+    /// inbound handler.
     pub(crate) fn session_config(
         mut self,
+        trace: Option<&Arc<SessionTrace>>,
     ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
         self.register_sdk_servers()?;
         let transcript = self
@@ -269,14 +315,21 @@ impl ClientBuilder {
                 transcript: t.clone(),
             });
         }
+        if let Some(trace) = trace {
+            inbound = Arc::new(TracedHandler {
+                inner: inbound,
+                trace: trace.clone(),
+            });
+        }
         let program = match &self.options.cli_path {
             Some(p) => p.clone(),
             None => discovery::find_cli(None, self.options.cwd.as_deref())?,
         };
+        let (trace_parent, trace_state) = trace.map(|t| t.trace_context()).unwrap_or_default();
         let ctx = CommandContext {
             permission_callback: self.callbacks.can_use_tool.is_some(),
-            trace_parent: None,
-            trace_state: None,
+            trace_parent,
+            trace_state,
         };
         let cmd = self.options.to_command(program, &ctx)?;
         let mut spec = ProcessSpec::new(cmd.program);

@@ -1,6 +1,6 @@
 //! [`Client`]: a long-lived, multi-turn session.
 
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use claude_agent_actors::{
@@ -9,13 +9,14 @@ use claude_agent_actors::{
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use serde_json::{Value, json};
-use tokio::sync::Mutex;
+use tokio::sync::{Mutex, broadcast};
 
-use super::messages::{self, Until};
+use super::messages::{self, Kind, Until};
 use super::observe;
 use super::{ClientBuilder, Prompt};
 use crate::options::{Options, PermissionMode};
 use crate::protocol::{Message, ServerInfo, UserMessage};
+use crate::telemetry::{self, SessionTrace};
 use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
 use crate::{Error, Result};
 
@@ -59,6 +60,17 @@ pub(crate) struct Inner {
     pub(crate) frames: Arc<Mutex<FrameStream>>,
     pub(crate) builder: ClientBuilder,
     pub(crate) transcript: Option<TranscriptRecorder>,
+    /// The session's spans and metrics, when telemetry is on.
+    pub(crate) telemetry: Option<Arc<SessionTrace>>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        // The counters are out of the trace's reach after this.
+        if let Some(t) = &self.telemetry {
+            t.client_dropped(self.session.stats(), self.session.report());
+        }
+    }
 }
 
 impl std::fmt::Debug for Client {
@@ -88,15 +100,30 @@ impl Client {
         frames: FrameStream,
         builder: ClientBuilder,
         transcript: Option<TranscriptRecorder>,
+        traced: Option<(Arc<SessionTrace>, broadcast::Receiver<SessionEvent>)>,
     ) -> Self {
-        Self {
+        let (telemetry, events) = traced.unzip();
+        let client = Self {
             inner: Arc::new(Inner {
                 session,
                 frames: Arc::new(Mutex::new(frames)),
                 builder,
                 transcript,
+                telemetry,
             }),
+        };
+        if let (Some(t), Some(events)) = (&client.inner.telemetry, events) {
+            // Weak: telemetry never keeps a session alive.
+            let weak: Weak<Inner> = Arc::downgrade(&client.inner);
+            let probe: telemetry::Probe = Box::new(move || {
+                let inner = weak.upgrade()?;
+                let s = &inner.session;
+                Some((s.report(), s.stats()))
+            });
+            t.connected(client.pid(), probe);
+            t.watch(events);
         }
+        client
     }
 
     /// Sends one user turn: text, content blocks (e.g. an image), or a
@@ -120,7 +147,17 @@ impl Client {
 
     pub(crate) async fn send_message(&self, message: &UserMessage) -> Result<()> {
         let line = Prompt::encode(message)?;
-        self.inner.session.send_raw(line).await?;
+        let trace = self.inner.telemetry.as_deref();
+        if let Some(t) = trace {
+            t.turn_started();
+        }
+        if let Err(e) = self.inner.session.send_raw(line).await {
+            let e = Error::from(e);
+            if let Some(t) = trace {
+                t.turn_not_sent(&e);
+            }
+            return Err(e);
+        }
         if let Some(t) = &self.inner.transcript {
             t.record_sent_prompt(message);
         }
@@ -132,6 +169,9 @@ impl Client {
     /// the CLI closing its output mid-turn ends the stream with
     /// [`Error::Session`] (exit status and stderr tail inside).
     pub fn receive_messages(&self) -> BoxStream<'static, Result<Message>> {
+        if self.inner.telemetry.is_some() {
+            return self.received(Until::End).map(|r| r.message).boxed();
+        }
         messages::stream(
             self.inner.frames.clone(),
             Until::End,
@@ -143,6 +183,9 @@ impl Client {
     /// connection stays open: frames after the result (e.g. a trailing
     /// `system` frame) wait for the next `receive_*` call.
     pub fn receive_response(&self) -> BoxStream<'static, Result<Message>> {
+        if self.inner.telemetry.is_some() {
+            return self.received(Until::Result).map(|r| r.message).boxed();
+        }
         messages::stream(
             self.inner.frames.clone(),
             Until::Result,
@@ -152,18 +195,38 @@ impl Client {
 
     /// Frames with their envelope kinds, for `query`'s end-of-run logic.
     pub(crate) fn received(&self, until: Until) -> BoxStream<'static, messages::Received> {
-        messages::received(
+        let received = messages::received(
             self.inner.frames.clone(),
             until,
             self.inner.transcript.clone(),
-        )
+        );
+        match self.inner.telemetry.clone() {
+            None => received,
+            Some(t) => received
+                .inspect(move |r| t.observe(r.kind == Kind::Result, &r.message))
+                .boxed(),
+        }
     }
 
     /// Sends `request` (an object with a `subtype`) and waits for its reply.
     pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
         let started = (SystemTime::now(), Instant::now());
         let subtype = request["subtype"].as_str().unwrap_or("").to_owned();
+        let span = self
+            .inner
+            .telemetry
+            .as_ref()
+            .map(|t| t.control(&subtype, telemetry::Direction::Out, Vec::new()));
         let result = self.inner.session.request(request, timeout).await;
+        if let Some(span) = span {
+            let outcome = match &result {
+                Ok(_) => "success",
+                Err(ControlError::Timeout { .. }) => "timeout",
+                Err(ControlError::ShuttingDown) => "shutting_down",
+                Err(_) => "error",
+            };
+            span.end(outcome, Vec::new());
+        }
         if let Some(t) = &self.inner.transcript {
             let outcome = match &result {
                 Ok(_) => ControlOutcome::Success,
@@ -293,6 +356,9 @@ impl Client {
     /// reap. Idempotent: every caller gets the same report.
     pub async fn shutdown(&self) -> ShutdownReport {
         let report = self.inner.session.shutdown().await;
+        if let Some(t) = &self.inner.telemetry {
+            t.finish_with(Some(report.clone()), Some(self.stats()));
+        }
         if let Some(t) = &self.inner.transcript {
             t.record_close(&report);
         }

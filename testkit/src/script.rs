@@ -192,6 +192,21 @@ impl Script {
         self.step(json!({"op": "loop_turns", "text": text}))
     }
 
+    /// Sends `count` `can_use_tool` requests for `tool`, one at a time,
+    /// `interval_ms` apart, and writes each round trip (request written ->
+    /// matching `control_response` read), in nanoseconds, one per line, to
+    /// `out` once done.
+    pub fn permission_rtt(
+        self,
+        count: u64,
+        tool: &str,
+        out: impl AsRef<Path>,
+        interval_ms: u64,
+    ) -> Self {
+        self.step(json!({"op": "permission_rtt", "count": count, "tool": tool,
+            "out": path_str(out.as_ref()), "interval_ms": interval_ms}))
+    }
+
     /// Exits 0 right after the last step instead of waiting for stdin EOF.
     pub fn on_end_exit(mut self) -> Self {
         self.on_end = OnEnd::Exit;
@@ -237,6 +252,7 @@ mod tests {
             .auto_reply("interrupt", json!({}))
             .turn("t")
             .loop_turns("l")
+            .permission_rtt(2, "Bash", &p, 0)
             .on_end_exit()
     }
 
@@ -246,13 +262,13 @@ mod tests {
         let back: Script = serde_json::from_str(&script.to_json()).unwrap();
         assert_eq!(back, script);
         assert_eq!(back.on_end, OnEnd::Exit);
-        assert_eq!(back.steps.len(), 24);
+        assert_eq!(back.steps.len(), 25);
     }
 
     #[test]
     fn every_builder_step_is_accepted_by_the_fake_cli() {
         let parsed = crate::cli::parse_script(&every_step().to_json()).unwrap();
-        assert_eq!(parsed, 24);
+        assert_eq!(parsed, 25);
         assert!(crate::cli::parse_script(r#"[{"op":"nope"}]"#).is_err());
     }
 }

@@ -4,6 +4,7 @@
 //! - `replay`: parse recorded stdout NDJSON of a Claude Code session and
 //!   print it as a readable transcript or as one JSON object per frame.
 //! - `run`: run one session and stream it, with a permission policy.
+//! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
 //! - `demo`: a narrated session (permission decision, tool call, in-process
 //!   MCP tool) through the real CLI against a scripted model when the CLI is
 //!   installed, else through the built-in fake CLI.
@@ -14,9 +15,11 @@ use clap::{Parser, Subcommand};
 
 mod demo;
 mod fake;
+mod host;
 mod render;
 mod replay;
 mod run;
+mod signals;
 
 /// Embed and inspect Claude Code sessions.
 #[derive(Debug, Parser)]
@@ -32,6 +35,8 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Run one session of the Claude Code CLI.
     Run(run::RunArgs),
+    /// Run an NDJSON file of jobs through a multi-tenant host.
+    Host(host::HostArgs),
     /// A short narrated session: the real CLI if installed, else the built-in fake.
     Demo(demo::DemoArgs),
     /// The built-in fake CLI (used by `demo`).
@@ -56,6 +61,7 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
+        Command::Host(args) => host::run(args),
         Command::Demo(args) => demo::run(&args),
         Command::FakeCli(args) => fake::run(&args),
     }

@@ -23,6 +23,7 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 
 use crate::render;
+use crate::signals::StopSignals;
 
 /// Arguments of `claude-agent run`.
 #[derive(Debug, clap::Args)]
@@ -252,43 +253,6 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     }
     out.shutdown(&report);
     outcome
-}
-
-/// SIGINT and SIGTERM, watched from before the session starts so a signal
-/// can never hit the default disposition (and kill us without a shutdown).
-struct StopSignals {
-    int: Option<tokio::signal::unix::Signal>,
-    term: Option<tokio::signal::unix::Signal>,
-}
-
-impl StopSignals {
-    fn register() -> Self {
-        use tokio::signal::unix::{SignalKind, signal};
-        Self {
-            int: signal(SignalKind::interrupt()).ok(),
-            term: signal(SignalKind::terminate()).ok(),
-        }
-    }
-
-    /// Resolves on the first of them (never, if neither could be watched).
-    async fn recv(&mut self) {
-        let int = async {
-            match &mut self.int {
-                Some(s) => s.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        let term = async {
-            match &mut self.term {
-                Some(s) => s.recv().await,
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            _ = int => {}
-            _ = term => {}
-        }
-    }
 }
 
 fn write_artifact(path: &PathBuf, client: &Client) -> std::io::Result<()> {

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use super::input::{Input, Wait};
 use super::output;
 use super::script::{OnEnd, Script, Step, StreamName};
-use super::{EXIT_IO, EXIT_TIMEOUT, base64, frames, sys};
+use super::{EXIT_IO, EXIT_TIMEOUT, base64, frames, rtt, sys};
 
 /// Runs `script` to its end; returns the exit status (steps such as `exit`,
 /// `crash` or an EOF while expecting end the process directly).
@@ -160,6 +160,22 @@ fn run_step(step: Step, input: &mut Input) {
         Step::LoopTurns { text, session_id } => loop {
             turn(input, &text, session_id.as_deref());
         },
+        Step::PermissionRtt {
+            count,
+            tool,
+            out,
+            interval_ms,
+            timeout_ms,
+        } => rtt::run(
+            input,
+            &rtt::Params {
+                count,
+                tool: &tool,
+                out: &out,
+                interval: Duration::from_millis(interval_ms),
+                timeout_ms,
+            },
+        ),
     }
 }
 

@@ -6,6 +6,7 @@ mod exec;
 mod frames;
 mod input;
 mod output;
+mod rtt;
 mod script;
 mod sys;
 

@@ -55,6 +55,10 @@ fn yes() -> bool {
     true
 }
 
+fn bash() -> String {
+    "Bash".into()
+}
+
 /// One step; `op` picks the variant. See the crate README for semantics.
 #[derive(Debug, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
@@ -134,6 +138,15 @@ pub(crate) enum Step {
     LoopTurns {
         text: String,
         session_id: Option<String>,
+    },
+    PermissionRtt {
+        count: u64,
+        #[serde(default = "bash")]
+        tool: String,
+        out: PathBuf,
+        #[serde(default)]
+        interval_ms: u64,
+        timeout_ms: Option<u64>,
     },
 }
 

@@ -1,0 +1,270 @@
+//! `claude-agent host`: run an NDJSON file of jobs through a [`Host`].
+//!
+//! Exit codes: 0 every job completed; 1 some failed; 2 the host could not
+//! start; 64 usage error (bad flags or a bad jobs file, nothing run); 130
+//! SIGINT or SIGTERM drained the host.
+
+mod jobs;
+mod progress;
+mod summary;
+
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use claude_agent::host::{
+    DrainOptions, DrainReport, HostConfig, HostEvent, RestartPolicy, SessionId,
+};
+use claude_agent::{ClientBuilder, Host, Options};
+use futures::StreamExt;
+use futures::stream::FuturesUnordered;
+use serde_json::{Value, json};
+
+use crate::signals::StopSignals;
+use jobs::Job;
+use progress::Progress;
+use summary::Summary;
+
+/// Arguments of `claude-agent host`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct HostArgs {
+    /// NDJSON file of jobs, one per line: {"tenant": "...", "prompt": "...", ...options}
+    /// (options: model, fallback_model, permission_mode, max_turns,
+    /// max_budget_usd, cwd, system_prompt, append_system_prompt,
+    /// allowed_tools, disallowed_tools, add_dirs, env, settings; `id` is
+    /// echoed). `-` reads stdin.
+    #[arg(long, value_name = "FILE")]
+    jobs: PathBuf,
+    /// Sessions running at once, all tenants together.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..))]
+    concurrency: u32,
+    /// Sessions running at once per tenant (default: --concurrency).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    per_tenant: Option<u32>,
+    /// Path to the `claude` executable (default: discovery).
+    #[arg(long, value_name = "PATH")]
+    cli: Option<PathBuf>,
+    /// Restart a crashed session with --resume, up to N times per minute.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    restarts: u32,
+    /// Seconds a CLI gets to exit after EOF before SIGTERM.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    grace: f64,
+    /// Seconds a CLI gets after SIGTERM before SIGKILL.
+    #[arg(long, value_name = "SECS", default_value_t = 5.0)]
+    term_grace: f64,
+    /// Seconds to wait for `initialize` and for each control reply.
+    #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+    timeout: f64,
+    /// On SIGINT/SIGTERM: seconds before what is still running is killed.
+    #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+    drain_deadline: f64,
+    /// Events as NDJSON on stdout, the summary as the last line.
+    #[arg(long)]
+    json: bool,
+}
+
+struct Settings {
+    grace: Duration,
+    term_grace: Duration,
+    timeout: Duration,
+    drain_deadline: Duration,
+}
+
+fn seconds(name: &str, secs: f64) -> Result<Duration, String> {
+    Duration::try_from_secs_f64(secs).map_err(|_| format!("--{name} must be a non-negative number"))
+}
+
+pub(crate) fn run(args: HostArgs) -> ExitCode {
+    let settings = (|| {
+        Ok::<_, String>(Settings {
+            grace: seconds("grace", args.grace)?,
+            term_grace: seconds("term-grace", args.term_grace)?,
+            timeout: seconds("timeout", args.timeout)?,
+            drain_deadline: seconds("drain-deadline", args.drain_deadline)?,
+        })
+    })();
+    let settings = match settings {
+        Ok(s) => s,
+        Err(e) => return usage(&e),
+    };
+    let text = if args.jobs.as_os_str() == "-" {
+        std::io::read_to_string(std::io::stdin())
+    } else {
+        std::fs::read_to_string(&args.jobs)
+    };
+    let text = match text {
+        Ok(t) => t,
+        Err(e) => return usage(&format!("cannot read {}: {e}", args.jobs.display())),
+    };
+    let mut base = Options::new();
+    if let Some(cli) = &args.cli {
+        base = base.cli_path(cli);
+    }
+    let jobs = match jobs::parse(&text, &base) {
+        Ok(j) => j,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("claude-agent host: {}: {e}", args.jobs.display());
+            }
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("claude-agent host: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    runtime.block_on(run_jobs(&args, &settings, jobs))
+}
+
+fn usage(msg: &str) -> ExitCode {
+    eprintln!("claude-agent host: {msg}");
+    ExitCode::from(crate::EXIT_USAGE)
+}
+
+async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
+    let mut stop = StopSignals::register();
+    let started = Instant::now();
+    let concurrency = args.concurrency as usize;
+    let restart = if args.restarts > 0 {
+        RestartPolicy::on_crash(args.restarts, Duration::from_secs(60))
+    } else {
+        RestartPolicy::Never
+    };
+    let config = HostConfig::new()
+        .max_sessions(concurrency)
+        .max_per_tenant(args.per_tenant.map_or(concurrency, |n| n as usize))
+        .max_queued(jobs.len())
+        .max_queued_per_tenant(jobs.len())
+        .restart(restart)
+        .event_capacity((jobs.len() * 8).clamp(1024, 1 << 20));
+    let host = match Host::start(config).await {
+        Ok(h) => h,
+        Err(e) => {
+            eprintln!("claude-agent host: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut events = host.events();
+    let mut by_session: HashMap<SessionId, (usize, Option<Value>)> = HashMap::new();
+    let mut pending = FuturesUnordered::new();
+    let progress = Progress::new(jobs.len(), args.json);
+    let mut summary = Summary::default();
+    for job in jobs {
+        let builder = ClientBuilder::new(job.options)
+            .grace(s.grace)
+            .term_grace(s.term_grace)
+            .initialize_timeout(s.timeout)
+            .control_timeout(s.timeout);
+        match host.submit(job.tenant, builder, job.prompt).await {
+            Ok(handle) => {
+                by_session.insert(handle.id(), (job.line, job.id));
+                pending.push(async move { handle.outcome().await });
+            }
+            Err(e) => {
+                // Only a drain refuses here (the queue is sized for the file).
+                summary.jobs += 1;
+                *summary.failed_by_cause.entry("rejected").or_default() += 1;
+                eprintln!("claude-agent host: job on line {}: {e}", job.line);
+            }
+        }
+    }
+    let mut out = std::io::stdout().lock();
+    let (mut running, mut drain_report) = (0usize, None);
+    let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
+    let mut signalled = false;
+    while !pending.is_empty() {
+        tokio::select! {
+            Some(outcome) = pending.next() => {
+                summary.add(&outcome);
+                progress.draw(summary.jobs, summary.failed(), running);
+            }
+            ev = events.recv() => match ev {
+                Ok(ev) => {
+                    match &ev {
+                        HostEvent::Admitted { .. } => running += 1,
+                        HostEvent::Ended { .. } => running = running.saturating_sub(1),
+                        _ => {}
+                    }
+                    if args.json {
+                        let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    if args.json {
+                        let _ = writeln!(out, "{}", json!({"kind": "events_skipped", "count": n}));
+                    }
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Closed) => {}
+            },
+            () = stop.recv(), if !signalled => {
+                signalled = true;
+                progress.finish();
+                eprintln!("claude-agent host: stopping: draining {} running sessions (deadline {:?})",
+                    running, s.drain_deadline);
+                let host = host.clone();
+                let opts = DrainOptions::new(s.drain_deadline).interrupt(true);
+                drain = Some(tokio::spawn(async move { host.drain(opts).await }));
+            }
+            Some(Ok(report)) = async {
+                match drain.as_mut() {
+                    Some(task) => Some(task.await),
+                    None => None,
+                }
+            }, if drain.is_some() && drain_report.is_none() => drain_report = Some(report),
+        }
+    }
+    if let (Some(task), None) = (drain, &drain_report) {
+        drain_report = task.await.ok();
+    }
+    // Every outcome is in, and each session's events were sent before its
+    // outcome was published: print what the loop has not.
+    while let Ok(ev) = events.try_recv() {
+        if args.json {
+            let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+        }
+    }
+    // Everything submitted has ended; the host has nothing left to stop.
+    drop(host);
+    progress.finish();
+    summary.elapsed = started.elapsed();
+    summary.drained = drain_report.is_some();
+    if args.json {
+        let mut line = summary.json_line();
+        if let (Some(r), Some(o)) = (&drain_report, line.as_object_mut()) {
+            o.insert("drain".into(), r.to_json());
+        }
+        let _ = writeln!(out, "{line}");
+    } else {
+        summary.print_human();
+    }
+    let _ = out.flush();
+    ExitCode::from(if summary.drained {
+        130
+    } else if summary.failed() > 0 {
+        1
+    } else {
+        0
+    })
+}
+
+/// The event's JSON with the job's line (and `id`, when the job had one).
+fn with_job(ev: &HostEvent, jobs: &HashMap<SessionId, (usize, Option<Value>)>) -> Value {
+    let mut v = ev.to_json();
+    let id = v.get("id").and_then(Value::as_u64).map(SessionId);
+    if let (Some((line, job_id)), Some(o)) = (id.and_then(|id| jobs.get(&id)), v.as_object_mut()) {
+        o.insert("line".into(), json!(line));
+        if let Some(job_id) = job_id {
+            o.insert("job_id".into(), job_id.clone());
+        }
+    }
+    v
+}

@@ -1,0 +1,119 @@
+//! The end-of-run summary of `claude-agent host`: completed, failed by
+//! cause, turn latency percentiles, escalations, restarts.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use claude_agent::Escalation;
+use claude_agent::host::SessionOutcome;
+use serde_json::{Value, json};
+
+#[derive(Debug, Default)]
+pub(crate) struct Summary {
+    pub(crate) jobs: usize,
+    pub(crate) completed: usize,
+    pub(crate) failed_by_cause: BTreeMap<&'static str, usize>,
+    latencies: Vec<Duration>,
+    pub(crate) escalations_term: usize,
+    pub(crate) escalations_kill: usize,
+    pub(crate) restarts: u64,
+    pub(crate) elapsed: Duration,
+    pub(crate) drained: bool,
+}
+
+impl Summary {
+    pub(crate) fn add(&mut self, outcome: &SessionOutcome) {
+        self.jobs += 1;
+        match &outcome.failure {
+            None => self.completed += 1,
+            Some(f) => *self.failed_by_cause.entry(f.cause_name()).or_default() += 1,
+        }
+        if let Some(l) = outcome.turn_latency {
+            self.latencies.push(l);
+        }
+        match outcome.report.as_ref().map(|r| r.escalation) {
+            Some(Escalation::Term) => self.escalations_term += 1,
+            Some(Escalation::Kill) => self.escalations_kill += 1,
+            _ => {}
+        }
+        self.restarts += u64::from(outcome.restarts);
+    }
+
+    pub(crate) fn failed(&self) -> usize {
+        self.failed_by_cause.values().sum()
+    }
+
+    /// The `q`-quantile (nearest rank) of the turn latencies.
+    pub(crate) fn latency(&mut self, q: f64) -> Option<Duration> {
+        if self.latencies.is_empty() {
+            return None;
+        }
+        self.latencies.sort_unstable();
+        let rank = (q * self.latencies.len() as f64).ceil() as usize;
+        Some(self.latencies[rank.clamp(1, self.latencies.len()) - 1])
+    }
+
+    pub(crate) fn json_line(&mut self) -> Value {
+        let ms = |d: Option<Duration>| d.map(|d| d.as_secs_f64() * 1e3);
+        json!({
+            "kind": "summary",
+            "jobs": self.jobs,
+            "completed": self.completed,
+            "failed": self.failed(),
+            "failed_by_cause": self.failed_by_cause,
+            "turn_latency_ms": {
+                "p50": ms(self.latency(0.5)),
+                "p99": ms(self.latency(0.99)),
+                "max": ms(self.latency(1.0)),
+            },
+            "escalations": {"term": self.escalations_term, "kill": self.escalations_kill},
+            "restarts": self.restarts,
+            "elapsed_ms": self.elapsed.as_secs_f64() * 1e3,
+            "drained": self.drained,
+        })
+    }
+
+    pub(crate) fn print_human(&mut self) {
+        let fmt = |d: Option<Duration>| {
+            d.map_or("-".to_owned(), |d| {
+                format!("{:.1} ms", d.as_secs_f64() * 1e3)
+            })
+        };
+        println!(
+            "{} jobs in {:.2} s: {} completed, {} failed{}",
+            self.jobs,
+            self.elapsed.as_secs_f64(),
+            self.completed,
+            self.failed(),
+            if self.drained {
+                " (drained by a signal)"
+            } else {
+                ""
+            }
+        );
+        for (cause, n) in &self.failed_by_cause {
+            println!("  failed, {cause}: {n}");
+        }
+        let (p50, p99) = (self.latency(0.5), self.latency(0.99));
+        println!("turn latency: p50 {}, p99 {}", fmt(p50), fmt(p99));
+        println!(
+            "escalations: {} SIGTERM, {} SIGKILL; restarts: {}",
+            self.escalations_term, self.escalations_kill, self.restarts
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_rank_percentiles() {
+        let mut s = Summary::default();
+        assert_eq!(s.latency(0.5), None);
+        s.latencies = (1..=100).map(Duration::from_millis).collect();
+        assert_eq!(s.latency(0.5), Some(Duration::from_millis(50)));
+        assert_eq!(s.latency(0.99), Some(Duration::from_millis(99)));
+        assert_eq!(s.latency(1.0), Some(Duration::from_millis(100)));
+    }
+}

@@ -1,0 +1,241 @@
+//! How a [`Host`](super::Host) admits, limits and restarts sessions.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use crate::telemetry::Telemetry;
+
+/// Limits and policies of a [`Host`](super::Host).
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent::host::{HostConfig, RestartPolicy};
+///
+/// let config = HostConfig::new()
+///     .max_sessions(500)
+///     .max_per_tenant(20)
+///     .tenant_limit("batch", 5)
+///     .restart(RestartPolicy::on_crash(3, Duration::from_secs(60)));
+/// ```
+#[derive(Debug, Clone)]
+#[must_use]
+pub struct HostConfig {
+    pub(crate) max_sessions: usize,
+    pub(crate) max_per_tenant: usize,
+    pub(crate) tenant_limits: HashMap<String, usize>,
+    pub(crate) max_queued: usize,
+    pub(crate) max_queued_per_tenant: usize,
+    pub(crate) restart: RestartPolicy,
+    pub(crate) event_capacity: usize,
+    pub(crate) telemetry: Telemetry,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl HostConfig {
+    /// 100 concurrent sessions in all, 10 per tenant, 10,000 queued in
+    /// all (1,000 per tenant), no restarts.
+    pub fn new() -> Self {
+        Self {
+            max_sessions: 100,
+            max_per_tenant: 10,
+            tenant_limits: HashMap::new(),
+            max_queued: 10_000,
+            max_queued_per_tenant: 1_000,
+            restart: RestartPolicy::Never,
+            event_capacity: 1024,
+            telemetry: Telemetry::disabled(),
+        }
+    }
+
+    /// Sessions running at once, all tenants together (at least 1).
+    pub fn max_sessions(mut self, n: usize) -> Self {
+        self.max_sessions = n.max(1);
+        self
+    }
+
+    /// Sessions running at once for any one tenant (at least 1).
+    pub fn max_per_tenant(mut self, n: usize) -> Self {
+        self.max_per_tenant = n.max(1);
+        self
+    }
+
+    /// A tenant's own concurrent-session limit, instead of
+    /// [`HostConfig::max_per_tenant`] (at least 1).
+    pub fn tenant_limit(mut self, tenant: impl Into<String>, n: usize) -> Self {
+        self.tenant_limits.insert(tenant.into(), n.max(1));
+        self
+    }
+
+    /// Sessions waiting for admission, all tenants together; beyond it
+    /// `submit`/`spawn` fail with [`HostError::QueueFull`](super::HostError::QueueFull).
+    pub fn max_queued(mut self, n: usize) -> Self {
+        self.max_queued = n;
+        self
+    }
+
+    /// Sessions waiting for admission for any one tenant.
+    pub fn max_queued_per_tenant(mut self, n: usize) -> Self {
+        self.max_queued_per_tenant = n;
+        self
+    }
+
+    /// What happens when a session's CLI crashes.
+    pub fn restart(mut self, policy: RestartPolicy) -> Self {
+        self.restart = policy;
+        self
+    }
+
+    /// Capacity of the [`HostEvent`](super::HostEvent) broadcast; a
+    /// receiver that falls further behind skips events (and is told so).
+    pub fn event_capacity(mut self, n: usize) -> Self {
+        self.event_capacity = n.max(1);
+        self
+    }
+
+    /// Where the host's metrics (restarts, admission wait, queue depth) go;
+    /// sessions whose builder has no telemetry of its own get this one,
+    /// with their tenant as the `tenant` attribute.
+    pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
+        self.telemetry = telemetry;
+        self
+    }
+
+    pub(crate) fn limit_for(&self, tenant: &str) -> usize {
+        self.tenant_limits
+            .get(tenant)
+            .copied()
+            .unwrap_or(self.max_per_tenant)
+    }
+}
+
+/// Whether and how a crashed session is started again.
+///
+/// A crash is the CLI ending on its own with a signal or a non-zero status,
+/// closing its output, or an internal fault, without a shutdown having been
+/// asked for. The new CLI gets `--resume <session id>` of the crashed one
+/// (when the crashed one reported its id), so the conversation continues.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RestartPolicy {
+    /// A crash ends the session.
+    Never,
+    /// Restart after a crash, at most `max_restarts` times within any
+    /// `window`, waiting `backoff` before each attempt.
+    OnCrash {
+        /// Restarts allowed within `window`.
+        max_restarts: u32,
+        /// The sliding window the restarts are counted in.
+        window: Duration,
+        /// The wait before each restart.
+        backoff: Backoff,
+    },
+}
+
+impl RestartPolicy {
+    /// Restart on crash, at most `max_restarts` times within `window`, with
+    /// the default [`Backoff`].
+    pub fn on_crash(max_restarts: u32, window: Duration) -> Self {
+        Self::OnCrash {
+            max_restarts,
+            window,
+            backoff: Backoff::default(),
+        }
+    }
+
+    /// The same policy with another backoff (no effect on `Never`).
+    #[must_use]
+    pub fn with_backoff(self, backoff: Backoff) -> Self {
+        match self {
+            Self::Never => Self::Never,
+            Self::OnCrash {
+                max_restarts,
+                window,
+                ..
+            } => Self::OnCrash {
+                max_restarts,
+                window,
+                backoff,
+            },
+        }
+    }
+}
+
+/// Exponential backoff between restarts: `initial`, then times `factor`
+/// per consecutive restart, capped at `max`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backoff {
+    /// Wait before the first restart.
+    pub initial: Duration,
+    /// The cap.
+    pub max: Duration,
+    /// Growth per consecutive restart (at least 1).
+    pub factor: u32,
+}
+
+impl Default for Backoff {
+    /// 100 ms, doubling, at most 10 s.
+    fn default() -> Self {
+        Self {
+            initial: Duration::from_millis(100),
+            max: Duration::from_secs(10),
+            factor: 2,
+        }
+    }
+}
+
+impl Backoff {
+    /// A fixed wait.
+    pub fn fixed(wait: Duration) -> Self {
+        Self {
+            initial: wait,
+            max: wait,
+            factor: 1,
+        }
+    }
+
+    /// The wait before restart number `attempt` (1-based).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let mut d = self.initial;
+        for _ in 1..attempt {
+            d = d.saturating_mul(self.factor.max(1));
+            if d >= self.max {
+                return self.max;
+            }
+        }
+        d.min(self.max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_grows_and_caps() {
+        let b = Backoff {
+            initial: Duration::from_millis(100),
+            max: Duration::from_millis(350),
+            factor: 2,
+        };
+        assert_eq!(b.delay(1), Duration::from_millis(100));
+        assert_eq!(b.delay(2), Duration::from_millis(200));
+        assert_eq!(b.delay(3), Duration::from_millis(350));
+        assert_eq!(b.delay(30), Duration::from_millis(350));
+        assert_eq!(
+            Backoff::fixed(Duration::from_millis(5)).delay(9),
+            Duration::from_millis(5)
+        );
+    }
+
+    #[test]
+    fn tenant_limits_override_the_default() {
+        let c = HostConfig::new().max_per_tenant(4).tenant_limit("small", 1);
+        assert_eq!(c.limit_for("small"), 1);
+        assert_eq!(c.limit_for("other"), 4);
+    }
+}

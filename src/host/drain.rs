@@ -1,0 +1,167 @@
+//! Draining a host: stop admitting, optionally interrupt running turns,
+//! shut every session down in parallel, kill what is left at the deadline.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use claude_agent_actors::{Escalation, ShutdownCause};
+use futures::future::join_all;
+use serde_json::{Value, json};
+
+use super::session::{SessionHandle, SessionOutcome};
+
+/// How long an interrupt may take before the drain goes on without it.
+const INTERRUPT_BOUND: Duration = Duration::from_millis(500);
+/// How long a session killed at the deadline may take to report.
+const KILL_BOUND: Duration = Duration::from_secs(5);
+
+/// How to drain a [`Host`](super::Host).
+#[derive(Debug, Clone, Copy)]
+#[must_use]
+pub struct DrainOptions {
+    pub(crate) deadline: Duration,
+    pub(crate) interrupt: bool,
+}
+
+impl DrainOptions {
+    /// Everything ends within `deadline`: sessions still running then are
+    /// killed. Running turns are not interrupted.
+    pub fn new(deadline: Duration) -> Self {
+        Self {
+            deadline,
+            interrupt: false,
+        }
+    }
+
+    /// Interrupt running turns first (the CLI then ends them at once instead
+    /// of finishing them after EOF).
+    pub fn interrupt(mut self, on: bool) -> Self {
+        self.interrupt = on;
+        self
+    }
+}
+
+/// What a drain did.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct DrainReport {
+    /// From the drain's start to its end.
+    pub elapsed: Duration,
+    /// The configured deadline.
+    pub deadline: Duration,
+    /// Sessions running when the drain began.
+    pub running: usize,
+    /// Queued sessions cancelled.
+    pub cancelled_queued: usize,
+    /// Running sessions that ended before the deadline.
+    pub ended_in_time: usize,
+    /// Sessions killed at the deadline.
+    pub killed_at_deadline: usize,
+    /// Sessions that had not reported even after the kill (should be 0).
+    pub unresolved: usize,
+    /// Ordered shutdowns that needed SIGTERM.
+    pub escalations_term: usize,
+    /// Ordered shutdowns that needed SIGKILL (the ladder's, or the deadline's).
+    pub escalations_kill: usize,
+    /// Outcomes of the sessions that were running, by failure cause
+    /// (`completed` for those that completed before the drain got them).
+    pub by_cause: BTreeMap<String, usize>,
+    /// Every running session's outcome.
+    pub outcomes: Vec<Arc<SessionOutcome>>,
+}
+
+impl DrainReport {
+    /// The counts as one JSON object (no outcomes).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "elapsed_ms": self.elapsed.as_secs_f64() * 1e3,
+            "deadline_ms": self.deadline.as_secs_f64() * 1e3,
+            "running": self.running,
+            "cancelled_queued": self.cancelled_queued,
+            "ended_in_time": self.ended_in_time,
+            "killed_at_deadline": self.killed_at_deadline,
+            "unresolved": self.unresolved,
+            "escalations_term": self.escalations_term,
+            "escalations_kill": self.escalations_kill,
+            "by_cause": self.by_cause,
+        })
+    }
+}
+
+/// The drain after the supervisor stopped admitting: `running` are the
+/// sessions it handed over; `stop_all` tells their supervision to shut down.
+pub(crate) async fn drain_running(
+    running: Vec<SessionHandle>,
+    cancelled_queued: usize,
+    opts: DrainOptions,
+    stop_all: impl FnOnce(),
+) -> DrainReport {
+    let start = Instant::now();
+    let deadline = tokio::time::Instant::from_std(start + opts.deadline);
+    if opts.interrupt {
+        let bound = INTERRUPT_BOUND.min(opts.deadline / 2);
+        join_all(
+            running
+                .iter()
+                .filter_map(SessionHandle::current_client)
+                .map(|c| async move { tokio::time::timeout(bound, c.interrupt()).await }),
+        )
+        .await;
+    }
+    // Each session's supervision shuts its CLI down (ordered), all at once.
+    stop_all();
+    let waits = running.iter().map(|h| async move {
+        match tokio::time::timeout_at(deadline, h.outcome()).await {
+            Ok(o) => (Some(o), false),
+            Err(_) => {
+                if let Some(c) = h.current_client() {
+                    c.session().kill(ShutdownCause::HostDrain);
+                }
+                (
+                    tokio::time::timeout(KILL_BOUND, h.outcome()).await.ok(),
+                    true,
+                )
+            }
+        }
+    });
+    let results = join_all(waits).await;
+    let mut report = DrainReport {
+        elapsed: Duration::ZERO,
+        deadline: opts.deadline,
+        running: running.len(),
+        cancelled_queued,
+        ended_in_time: 0,
+        killed_at_deadline: 0,
+        unresolved: 0,
+        escalations_term: 0,
+        escalations_kill: 0,
+        by_cause: BTreeMap::new(),
+        outcomes: Vec::with_capacity(results.len()),
+    };
+    for (outcome, killed) in results {
+        if killed {
+            report.killed_at_deadline += 1;
+        } else {
+            report.ended_in_time += 1;
+        }
+        let Some(outcome) = outcome else {
+            report.unresolved += 1;
+            continue;
+        };
+        match outcome.report.as_ref().map(|r| r.escalation) {
+            Some(Escalation::Term) => report.escalations_term += 1,
+            Some(Escalation::Kill) => report.escalations_kill += 1,
+            _ if killed => report.escalations_kill += 1,
+            _ => {}
+        }
+        let cause = outcome
+            .failure
+            .as_ref()
+            .map_or("completed", |f| f.cause_name());
+        *report.by_cause.entry(cause.to_owned()).or_default() += 1;
+        report.outcomes.push(outcome);
+    }
+    report.elapsed = start.elapsed();
+    report
+}

@@ -1,0 +1,135 @@
+//! What a [`Host`](super::Host) reports as its sessions come and go.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::drain::DrainReport;
+use super::session::SessionId;
+
+/// A step in a hosted session's life, or of the host's.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum HostEvent {
+    /// Waiting for admission.
+    Queued {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+    },
+    /// Admitted after waiting `waited`.
+    Admitted {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// Time in the queue.
+        waited: Duration,
+    },
+    /// The CLI started and answered `initialize`.
+    Started {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The CLI's pid.
+        pid: Option<u32>,
+        /// 0 for the first start, n for the n-th restart.
+        attempt: u32,
+    },
+    /// The CLI crashed; restart `attempt` follows after `after`.
+    Restarting {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The restart about to happen (1-based).
+        attempt: u32,
+        /// The backoff.
+        after: Duration,
+        /// The CLI's session id it will `--resume`, when known.
+        resume: Option<String>,
+        /// What the crash was.
+        reason: String,
+    },
+    /// Done, for good.
+    Ended {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// `None` = completed; else [`Failure::cause_name`](super::Failure::cause_name).
+        failure: Option<&'static str>,
+        /// A job's turn latency.
+        turn_latency: Option<Duration>,
+        /// Restarts performed.
+        restarts: u32,
+    },
+    /// A drain began.
+    Draining {
+        /// Sessions running.
+        running: usize,
+        /// Queued sessions cancelled.
+        cancelled_queued: usize,
+    },
+    /// A drain finished.
+    Drained(Box<DrainReport>),
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+impl HostEvent {
+    /// The event as one JSON object with a `kind` field (the `host`
+    /// command's `--json` output).
+    pub fn to_json(&self) -> Value {
+        match self {
+            Self::Queued { id, tenant } => {
+                json!({"kind": "queued", "id": id.0, "tenant": tenant})
+            }
+            Self::Admitted { id, tenant, waited } => {
+                json!({"kind": "admitted", "id": id.0, "tenant": tenant, "waited_ms": ms(*waited)})
+            }
+            Self::Started {
+                id,
+                tenant,
+                pid,
+                attempt,
+            } => {
+                json!({"kind": "started", "id": id.0, "tenant": tenant, "pid": pid, "attempt": attempt})
+            }
+            Self::Restarting {
+                id,
+                tenant,
+                attempt,
+                after,
+                resume,
+                reason,
+            } => json!({"kind": "restarting", "id": id.0, "tenant": tenant, "attempt": attempt,
+                        "after_ms": ms(*after), "resume": resume, "reason": reason}),
+            Self::Ended {
+                id,
+                tenant,
+                failure,
+                turn_latency,
+                restarts,
+            } => json!({"kind": "ended", "id": id.0, "tenant": tenant, "failure": failure,
+                        "turn_latency_ms": turn_latency.map(ms), "restarts": restarts}),
+            Self::Draining {
+                running,
+                cancelled_queued,
+            } => {
+                json!({"kind": "draining", "running": running, "cancelled_queued": cancelled_queued})
+            }
+            Self::Drained(report) => {
+                let mut v = report.to_json();
+                if let Some(o) = v.as_object_mut() {
+                    o.insert("kind".into(), json!("drained"));
+                }
+                v
+            }
+        }
+    }
+}

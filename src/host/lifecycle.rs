@@ -1,0 +1,392 @@
+//! One hosted session's supervision: start the CLI, run the work, restart
+//! after a crash (with `--resume`) as the policy allows, report the outcome.
+//!
+//! Runs on its own task per session, so a slow or failing session never
+//! holds up another, and a panic in it is caught and reported as that
+//! session's [`Failure::Panicked`].
+
+use std::collections::VecDeque;
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::{FutureExt, StreamExt};
+use ractor::ActorRef;
+use tokio::sync::{broadcast, watch};
+use tokio_util::sync::CancellationToken;
+
+use super::config::RestartPolicy;
+use super::events::HostEvent;
+use super::session::{Failure, SessionId, SessionOutcome, SessionState};
+use super::supervisor::HostMsg;
+use crate::protocol::{Message, ResultMessage};
+use crate::{Client, ClientBuilder, Prompt};
+use claude_agent_actors::{ShutdownCause, ShutdownReport};
+
+/// What a hosted session does once connected.
+#[derive(Debug, Clone)]
+pub(crate) enum Work {
+    /// Run one prompt to its result, then shut down.
+    Job(Prompt),
+    /// Hand the client to its owner; end when the CLI does.
+    Interactive,
+}
+
+/// Everything one session's supervision needs.
+pub(crate) struct Lifecycle {
+    pub(crate) id: SessionId,
+    pub(crate) tenant: String,
+    pub(crate) builder: ClientBuilder,
+    pub(crate) work: Work,
+    pub(crate) restart: RestartPolicy,
+    pub(crate) state: Arc<watch::Sender<SessionState>>,
+    /// This session's stop: cancelled by its owner or by the host's drain.
+    pub(crate) stop: CancellationToken,
+    /// The host's drain (tells a drain from an owner's cancel).
+    pub(crate) draining: CancellationToken,
+    pub(crate) events: broadcast::Sender<HostEvent>,
+    pub(crate) host: ActorRef<HostMsg>,
+    pub(crate) queued_for: Duration,
+}
+
+/// How one CLI (one attempt) ended.
+struct Attempt {
+    report: Option<ShutdownReport>,
+    result: Option<(ResultMessage, Duration)>,
+    /// A turn failure that was not a crash of the CLI.
+    turn_error: Option<String>,
+    /// The CLI's session id, for `--resume`.
+    session_id: Option<String>,
+    /// The turn was open when the CLI ended.
+    turn_open: bool,
+}
+
+/// Starts the session's supervision task; its outcome goes to the host
+/// supervisor (which publishes it on the handle).
+pub(crate) fn spawn(lc: Lifecycle) {
+    tokio::spawn(async move {
+        let state = lc.state.clone();
+        let host = lc.host.clone();
+        let (id, tenant, queued_for) = (lc.id, lc.tenant.clone(), lc.queued_for);
+        let admitted = Instant::now();
+        let outcome = match AssertUnwindSafe(run(lc)).catch_unwind().await {
+            Ok(outcome) => outcome,
+            Err(panic) => SessionOutcome {
+                id,
+                tenant,
+                result: None,
+                turn_latency: None,
+                failure: Some(Failure::Panicked(panic_message(&*panic))),
+                report: None,
+                restarts: 0,
+                queued_for,
+                ran_for: admitted.elapsed(),
+            },
+        };
+        let outcome = Arc::new(outcome);
+        if host
+            .cast(HostMsg::Ended {
+                outcome: outcome.clone(),
+                state: state.clone(),
+            })
+            .is_err()
+        {
+            // The supervisor is gone (the host was dropped): publish directly.
+            state.send_replace(SessionState::Ended(outcome));
+        }
+    });
+}
+
+fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a non-string panic".into())
+}
+
+async fn run(lc: Lifecycle) -> SessionOutcome {
+    let admitted = Instant::now();
+    let mut restarts = 0u32;
+    let mut recent: VecDeque<Instant> = VecDeque::new();
+    let mut resume: Option<String> = None;
+    let mut last_report = None;
+    let finish = |failure: Option<Failure>,
+                  result: Option<(ResultMessage, Duration)>,
+                  report: Option<ShutdownReport>,
+                  restarts: u32| {
+        let (result, turn_latency) = match result {
+            Some((r, d)) => (Some(r), Some(d)),
+            None => (None, None),
+        };
+        SessionOutcome {
+            id: lc.id,
+            tenant: lc.tenant.clone(),
+            result,
+            turn_latency,
+            failure,
+            report,
+            restarts,
+            queued_for: lc.queued_for,
+            ran_for: admitted.elapsed(),
+        }
+    };
+    loop {
+        lc.state
+            .send_replace(SessionState::Starting { attempt: restarts });
+        let mut builder = lc.builder.clone();
+        if let Some(id) = &resume {
+            builder.options = builder.options.clone().resume(id.clone());
+        }
+        let connected = tokio::select! {
+            r = builder.connect() => r,
+            () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
+        };
+        let client = match connected {
+            Ok(c) => c,
+            Err(e) => {
+                return finish(
+                    Some(Failure::Connect(e.to_string())),
+                    None,
+                    last_report,
+                    restarts,
+                );
+            }
+        };
+        lc.state.send_replace(SessionState::Running {
+            client: client.clone(),
+            attempt: restarts,
+        });
+        let _ = lc.events.send(HostEvent::Started {
+            id: lc.id,
+            tenant: lc.tenant.clone(),
+            pid: client.pid(),
+            attempt: restarts,
+        });
+        let attempt = match &lc.work {
+            Work::Job(prompt) => run_job(&client, prompt.clone(), &lc).await,
+            Work::Interactive => run_interactive(&client, &lc).await,
+        };
+        drop(client);
+        last_report = attempt.report.clone();
+        let crash = attempt
+            .report
+            .as_ref()
+            .filter(|r| is_crash(r, attempt.turn_open));
+        if let Some(report) = crash {
+            if lc.stop.is_cancelled() {
+                return finish(Some(stopped(&lc)), attempt.result, last_report, restarts);
+            }
+            let now = Instant::now();
+            if let Some(after) = restart_allowed(&lc.restart, &mut recent, now, restarts) {
+                restarts += 1;
+                resume = attempt.session_id.or(resume);
+                let _ = lc.events.send(HostEvent::Restarting {
+                    id: lc.id,
+                    tenant: lc.tenant.clone(),
+                    attempt: restarts,
+                    after,
+                    resume: resume.clone(),
+                    reason: format!("{:?}", report.cause),
+                });
+                let _ = lc.host.cast(HostMsg::Restarted(lc.tenant.clone()));
+                lc.state.send_replace(SessionState::Restarting {
+                    attempt: restarts,
+                    after,
+                });
+                tokio::select! {
+                    () = tokio::time::sleep(after) => continue,
+                    () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
+                }
+            }
+            let failure = Failure::Crashed {
+                cause: report.cause.clone(),
+                exit: report.exit,
+                stderr_tail: report.stderr_tail.clone(),
+            };
+            return finish(Some(failure), attempt.result, last_report, restarts);
+        }
+        // Not a crash: the session is over.
+        let failure = if let Some((r, _)) = &attempt.result {
+            r.is_error
+                .unwrap_or(false)
+                .then(|| Failure::ErrorResult {
+                    subtype: r.subtype.as_str().to_owned(),
+                })
+                .or_else(|| attempt.turn_error.clone().map(Failure::Turn))
+        } else if lc.stop.is_cancelled() {
+            Some(stopped(&lc))
+        } else {
+            attempt.turn_error.clone().map(Failure::Turn)
+        };
+        let failure = match (&lc.work, failure) {
+            // A job that ended without a result and without an error to
+            // show for it still did not complete.
+            (Work::Job(_), None) if attempt.result.is_none() => {
+                Some(Failure::Turn("the session ended before the result".into()))
+            }
+            (_, f) => f,
+        };
+        return finish(failure, attempt.result, last_report, restarts);
+    }
+}
+
+/// Why the stop token fired: the host's drain or the owner's cancel.
+fn stopped(lc: &Lifecycle) -> Failure {
+    if lc.draining.is_cancelled() {
+        Failure::Drained
+    } else {
+        Failure::Cancelled
+    }
+}
+
+fn stop_cause(lc: &Lifecycle) -> ShutdownCause {
+    if lc.draining.is_cancelled() {
+        ShutdownCause::HostDrain
+    } else {
+        ShutdownCause::Requested
+    }
+}
+
+/// A crash: the CLI ended on its own, badly, or while a turn was open.
+fn is_crash(report: &ShutdownReport, turn_open: bool) -> bool {
+    match &report.cause {
+        ShutdownCause::CliExited { exit } => {
+            turn_open || exit.as_ref().is_some_and(|e| !e.success())
+        }
+        ShutdownCause::StdoutClosed | ShutdownCause::Fatal { .. } => true,
+        _ => false,
+    }
+}
+
+/// The backoff before the next restart, if the policy allows one now.
+fn restart_allowed(
+    policy: &RestartPolicy,
+    recent: &mut VecDeque<Instant>,
+    now: Instant,
+    restarts: u32,
+) -> Option<Duration> {
+    let RestartPolicy::OnCrash {
+        max_restarts,
+        window,
+        backoff,
+    } = policy
+    else {
+        return None;
+    };
+    while recent
+        .front()
+        .is_some_and(|t| now.duration_since(*t) > *window)
+    {
+        recent.pop_front();
+    }
+    if recent.len() >= *max_restarts as usize {
+        return None;
+    }
+    recent.push_back(now);
+    Some(backoff.delay(restarts + 1))
+}
+
+async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
+    let turn = async {
+        let t0 = Instant::now();
+        client.send(prompt).await.map_err(|e| e.to_string())?;
+        let mut messages = client.receive_response();
+        while let Some(m) = messages.next().await {
+            match m {
+                Ok(Message::Result(r)) => return Ok((*r, t0.elapsed())),
+                Ok(_) => {}
+                Err(e) if e.is_closed() => return Err(e.to_string()),
+                // A bad frame is a diagnostic, not the end of the turn.
+                Err(e) => tracing::debug!(session = %lc.id, error = %e, "skipped a frame"),
+            }
+        }
+        Err("the CLI's output ended before the result".to_owned())
+    };
+    let outcome = tokio::select! {
+        r = turn => Some(r),
+        () = lc.stop.cancelled() => None,
+    };
+    let session_id = client.session_id();
+    match outcome {
+        Some(Ok(result)) => {
+            let session_id = result.0.session_id.clone().or(session_id);
+            let report = client
+                .session()
+                .shutdown_with(ShutdownCause::Requested)
+                .await;
+            Attempt {
+                report: Some(report),
+                result: Some(result),
+                turn_error: None,
+                session_id,
+                turn_open: false,
+            }
+        }
+        Some(Err(e)) => {
+            // Ended by the CLI (a crash) or by a failed write: either way
+            // the session is over; the report says which.
+            let report = client
+                .session()
+                .shutdown_with(ShutdownCause::Requested)
+                .await;
+            Attempt {
+                report: Some(report),
+                result: None,
+                turn_error: Some(e),
+                session_id,
+                turn_open: true,
+            }
+        }
+        None => {
+            let report = client.session().shutdown_with(stop_cause(lc)).await;
+            Attempt {
+                report: Some(report),
+                result: None,
+                turn_error: None,
+                session_id,
+                turn_open: true,
+            }
+        }
+    }
+}
+
+async fn run_interactive(client: &Client, lc: &Lifecycle) -> Attempt {
+    let session = client.session();
+    let report = tokio::select! {
+        r = session.closed() => r,
+        () = lc.stop.cancelled() => session.shutdown_with(stop_cause(lc)).await,
+    };
+    Attempt {
+        report: Some(report),
+        result: None,
+        turn_error: None,
+        session_id: client.session_id(),
+        // An open turn counts as a crash only through the exit status here:
+        // the owner drives the turns.
+        turn_open: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::host::Backoff;
+
+    #[test]
+    fn restarts_are_counted_in_a_sliding_window() {
+        let policy = RestartPolicy::on_crash(2, Duration::from_secs(10))
+            .with_backoff(Backoff::fixed(Duration::from_millis(7)));
+        let mut recent = VecDeque::new();
+        let t0 = Instant::now();
+        assert_eq!(
+            restart_allowed(&policy, &mut recent, t0, 0),
+            Some(Duration::from_millis(7))
+        );
+        assert!(restart_allowed(&policy, &mut recent, t0, 1).is_some());
+        assert!(restart_allowed(&policy, &mut recent, t0 + Duration::from_secs(1), 2).is_none());
+        // Once the first two fall out of the window, restarts are allowed again.
+        assert!(restart_allowed(&policy, &mut recent, t0 + Duration::from_secs(11), 2).is_some());
+        assert!(restart_allowed(&RestartPolicy::Never, &mut VecDeque::new(), t0, 0).is_none());
+    }
+}

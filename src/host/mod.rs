@@ -1,0 +1,221 @@
+//! Many sessions under one supervisor: per-tenant quotas, fair admission,
+//! crash isolation, restarts with `--resume`, drain with a deadline, metrics.
+//!
+//! Each hosted session is its own actor tree (as any [`Client`](crate::Client)),
+//! watched by its own supervision task; the host's supervisor actor owns the
+//! admission queue and the counters. One session's crash or panic ends only
+//! that session (and restarts it, if the policy says so).
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use claude_agent::host::{DrainOptions, Host, HostConfig, RestartPolicy};
+//! use claude_agent::{ClientBuilder, Options};
+//!
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
+//! let host = Host::start(
+//!     HostConfig::new()
+//!         .max_sessions(200)
+//!         .max_per_tenant(20)
+//!         .restart(RestartPolicy::on_crash(3, Duration::from_secs(60))),
+//! )
+//! .await?;
+//! // A job: one prompt to its result, then an ordered shutdown.
+//! let job = host
+//!     .submit("acme", ClientBuilder::new(Options::new()), "Summarise README.md")
+//!     .await?;
+//! let outcome = job.outcome().await;
+//! println!("{:?} in {:?}", outcome.failure, outcome.turn_latency);
+//! // An interactive session the caller drives.
+//! let session = host.spawn("acme", ClientBuilder::new(Options::new())).await?;
+//! let client = session.client().await?;
+//! client.send("Hello").await?;
+//! // Shutting down: everything ends within 30 s.
+//! let report = host.drain(DrainOptions::new(Duration::from_secs(30)).interrupt(true)).await;
+//! println!("{} sessions drained", report.running);
+//! # Ok(()) }
+//! ```
+
+mod admission;
+mod config;
+mod drain;
+mod error;
+mod events;
+mod lifecycle;
+mod metrics;
+mod session;
+mod supervisor;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use ractor::{Actor, ActorRef};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+pub use config::{Backoff, HostConfig, RestartPolicy};
+pub use drain::{DrainOptions, DrainReport};
+pub use error::HostError;
+pub use events::HostEvent;
+pub use metrics::{HostMetrics, TenantMetrics};
+pub use session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionState};
+
+use lifecycle::Work;
+use supervisor::{HostActor, HostArgs, HostMsg};
+
+use crate::{ClientBuilder, Prompt};
+
+/// Bound on one call to the host's supervisor (it only does bookkeeping).
+const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A supervisor of many sessions. Cheap to clone; when the last clone is
+/// dropped, every session gets an ordered shutdown in the background (call
+/// [`Host::drain`] to wait for it, with a deadline).
+#[derive(Debug, Clone)]
+pub struct Host {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    actor: ActorRef<HostMsg>,
+    draining: CancellationToken,
+    events: broadcast::Sender<HostEvent>,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        self.draining.cancel();
+        self.actor.stop(None);
+    }
+}
+
+impl Host {
+    /// Starts the host's supervisor.
+    pub async fn start(config: HostConfig) -> Result<Self, HostError> {
+        let (events, _) = broadcast::channel(config.event_capacity);
+        let draining = CancellationToken::new();
+        let args = HostArgs {
+            config,
+            draining: draining.clone(),
+            events: events.clone(),
+        };
+        let (actor, _) = Actor::spawn(None, HostActor, args)
+            .await
+            .map_err(|e| HostError::Start(e.to_string()))?;
+        Ok(Self {
+            inner: Arc::new(Inner {
+                actor,
+                draining,
+                events,
+            }),
+        })
+    }
+
+    /// Queues a job for `tenant`: when admitted, start a session from
+    /// `builder`, run `prompt` to its result, then shut down (ordered). A
+    /// crash restarts it (policy permitting) with `--resume` and the
+    /// prompt sent again. [`SessionHandle::outcome`] says how it went.
+    pub async fn submit(
+        &self,
+        tenant: impl Into<String>,
+        builder: ClientBuilder,
+        prompt: impl Into<Prompt>,
+    ) -> Result<SessionHandle, HostError> {
+        self.enqueue(tenant.into(), builder, Work::Job(prompt.into()))
+            .await
+    }
+
+    /// Queues an interactive session for `tenant`: when admitted it starts,
+    /// and [`SessionHandle::client`] hands out the connection. It ends when
+    /// the client is shut down, the CLI ends, or the host drains.
+    pub async fn spawn(
+        &self,
+        tenant: impl Into<String>,
+        builder: ClientBuilder,
+    ) -> Result<SessionHandle, HostError> {
+        self.enqueue(tenant.into(), builder, Work::Interactive)
+            .await
+    }
+
+    async fn enqueue(
+        &self,
+        tenant: String,
+        builder: ClientBuilder,
+        work: Work,
+    ) -> Result<SessionHandle, HostError> {
+        if self.inner.draining.is_cancelled() {
+            return Err(HostError::Draining);
+        }
+        let mut builder = Box::new(builder);
+        if builder.runtime.label.is_none() {
+            builder.runtime.label = Some(tenant.clone());
+        }
+        if builder.runtime.tenant.is_none() {
+            builder.runtime.tenant = Some(tenant.clone());
+        }
+        self.call(|reply| HostMsg::Submit {
+            tenant,
+            builder,
+            work,
+            reply,
+        })
+        .await?
+    }
+
+    /// A queued or running session, by id.
+    pub async fn get(&self, id: SessionId) -> Option<SessionHandle> {
+        self.call(|reply| HostMsg::Get(id, reply))
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// Every queued or running session, by id.
+    pub async fn sessions(&self) -> Result<Vec<SessionHandle>, HostError> {
+        self.call(HostMsg::List).await
+    }
+
+    /// The host's counters now.
+    pub async fn metrics(&self) -> Result<HostMetrics, HostError> {
+        self.call(HostMsg::Metrics).await
+    }
+
+    /// Lifecycle events of every session, from now on.
+    pub fn events(&self) -> broadcast::Receiver<HostEvent> {
+        self.inner.events.subscribe()
+    }
+
+    /// Stops admitting (later `submit`/`spawn` fail with
+    /// [`HostError::Draining`]), ends queued sessions, optionally interrupts
+    /// running turns, shuts every running session down in parallel and
+    /// kills what is left at the deadline. Restarts stop. Idempotent: a
+    /// second drain finds nothing left to do.
+    pub async fn drain(&self, opts: DrainOptions) -> DrainReport {
+        let (running, cancelled) = self.call(HostMsg::Drain).await.unwrap_or_default();
+        let _ = self.inner.events.send(HostEvent::Draining {
+            running: running.len(),
+            cancelled_queued: cancelled,
+        });
+        let draining = self.inner.draining.clone();
+        let report =
+            drain::drain_running(running, cancelled, opts, move || draining.cancel()).await;
+        let _ = self
+            .inner
+            .events
+            .send(HostEvent::Drained(Box::new(report.clone())));
+        report
+    }
+
+    async fn call<T: Send + 'static>(
+        &self,
+        msg: impl FnOnce(ractor::RpcReplyPort<T>) -> HostMsg,
+    ) -> Result<T, HostError> {
+        match self.inner.actor.call(msg, Some(CALL_TIMEOUT)).await {
+            Ok(ractor::rpc::CallResult::Success(v)) => Ok(v),
+            Ok(ractor::rpc::CallResult::Timeout) => Err(HostError::Unavailable(format!(
+                "no answer within {CALL_TIMEOUT:?}"
+            ))),
+            Ok(ractor::rpc::CallResult::SenderError) | Err(_) => Err(HostError::Gone),
+        }
+    }
+}

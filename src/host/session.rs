@@ -1,0 +1,228 @@
+//! One hosted session as its owner sees it: id, state, outcome.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ractor::ActorRef;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::error::HostError;
+use super::supervisor::HostMsg;
+use crate::Client;
+use crate::protocol::ResultMessage;
+use claude_agent_actors::process::ExitInfo;
+use claude_agent_actors::{ShutdownCause, ShutdownReport};
+
+/// A hosted session's id, unique within its [`Host`](super::Host).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SessionId(pub u64);
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "s{}", self.0)
+    }
+}
+
+/// Where a hosted session is in its life.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum SessionState {
+    /// Waiting for admission.
+    Queued,
+    /// Admitted; the CLI is starting (`attempt` 0 is the first start, then
+    /// one per restart).
+    Starting {
+        /// 0 for the first start, n for the n-th restart.
+        attempt: u32,
+    },
+    /// Connected.
+    Running {
+        /// The live connection (a restart replaces it).
+        client: Client,
+        /// 0 for the first start, n for the n-th restart.
+        attempt: u32,
+    },
+    /// The CLI crashed; a restart follows after `after`.
+    Restarting {
+        /// The restart about to happen (1-based).
+        attempt: u32,
+        /// The backoff being waited.
+        after: Duration,
+    },
+    /// Done, for good.
+    Ended(Arc<SessionOutcome>),
+}
+
+/// How a hosted session ended.
+#[derive(Debug, Clone)]
+pub struct SessionOutcome {
+    /// The session.
+    pub id: SessionId,
+    /// Its tenant.
+    pub tenant: String,
+    /// A job's result message (its last one, after restarts).
+    pub result: Option<ResultMessage>,
+    /// A job's turn latency: prompt written to the result read, for the
+    /// attempt that produced `result`.
+    pub turn_latency: Option<Duration>,
+    /// Why it did not complete; `None` means it did.
+    pub failure: Option<Failure>,
+    /// The last CLI's shutdown report (none when no CLI ever started).
+    pub report: Option<ShutdownReport>,
+    /// Restarts performed.
+    pub restarts: u32,
+    /// Time spent waiting for admission.
+    pub queued_for: Duration,
+    /// Time from admission to the end.
+    pub ran_for: Duration,
+}
+
+impl SessionOutcome {
+    /// True when the session completed (a job: a result without error).
+    pub fn is_success(&self) -> bool {
+        self.failure.is_none()
+    }
+}
+
+/// Why a hosted session did not complete.
+#[derive(Debug, Clone, thiserror::Error)]
+#[non_exhaustive]
+pub enum Failure {
+    /// Cancelled by its owner ([`SessionHandle::cancel`]).
+    #[error("cancelled")]
+    Cancelled,
+    /// Ended by the host's drain before it completed.
+    #[error("drained before it completed")]
+    Drained,
+    /// The CLI could not be started or initialised.
+    #[error("could not start the CLI: {0}")]
+    Connect(String),
+    /// The CLI crashed and no restart was allowed (or left).
+    #[error("the CLI crashed ({cause:?})")]
+    Crashed {
+        /// How the session ended.
+        cause: ShutdownCause,
+        /// How the CLI ended, when known.
+        exit: Option<ExitInfo>,
+        /// The last lines of its stderr.
+        stderr_tail: Vec<String>,
+    },
+    /// A job's turn ended with an error result.
+    #[error("the turn ended in error ({subtype})")]
+    ErrorResult {
+        /// The result's subtype (`success` with `is_error`, or an error subtype).
+        subtype: String,
+    },
+    /// A job's turn failed without a crash (writing the prompt, a bad frame).
+    #[error("the turn failed: {0}")]
+    Turn(String),
+    /// The session's supervision task panicked; other sessions are unaffected.
+    #[error("panicked: {0}")]
+    Panicked(String),
+}
+
+impl Failure {
+    /// A short stable name, for summaries and metrics.
+    pub fn cause_name(&self) -> &'static str {
+        match self {
+            Self::Cancelled => "cancelled",
+            Self::Drained => "drained",
+            Self::Connect(_) => "connect",
+            Self::Crashed { .. } => "crashed",
+            Self::ErrorResult { .. } => "error_result",
+            Self::Turn(_) => "turn",
+            Self::Panicked(_) => "panicked",
+        }
+    }
+}
+
+/// The owner's handle on a hosted session. Cheap to clone; dropping it
+/// does not end the session (use [`SessionHandle::cancel`]).
+#[derive(Debug, Clone)]
+pub struct SessionHandle {
+    pub(crate) id: SessionId,
+    pub(crate) tenant: Arc<str>,
+    pub(crate) state: watch::Receiver<SessionState>,
+    pub(crate) stop: CancellationToken,
+    pub(crate) host: ActorRef<HostMsg>,
+}
+
+impl SessionHandle {
+    /// The session's id.
+    pub fn id(&self) -> SessionId {
+        self.id
+    }
+
+    /// The session's tenant.
+    pub fn tenant(&self) -> &str {
+        &self.tenant
+    }
+
+    /// Its state now.
+    pub fn state(&self) -> SessionState {
+        self.state.borrow().clone()
+    }
+
+    /// The live client, waiting for admission and start (and for a restart
+    /// in progress). Fails when the session ended first.
+    pub async fn client(&self) -> Result<Client, HostError> {
+        let mut rx = self.state.clone();
+        let state = rx
+            .wait_for(|s| matches!(s, SessionState::Running { .. } | SessionState::Ended(_)))
+            .await
+            .map_err(|_| HostError::Gone)?
+            .clone();
+        match state {
+            SessionState::Running { client, .. } => Ok(client),
+            SessionState::Ended(outcome) => Err(HostError::Ended {
+                id: self.id,
+                failure: outcome.failure.clone(),
+            }),
+            _ => Err(HostError::Gone),
+        }
+    }
+
+    /// The live client, if it is running now.
+    pub fn current_client(&self) -> Option<Client> {
+        match &*self.state.borrow() {
+            SessionState::Running { client, .. } => Some(client.clone()),
+            _ => None,
+        }
+    }
+
+    /// Waits until the session ended, and says how.
+    pub async fn outcome(&self) -> Arc<SessionOutcome> {
+        let mut rx = self.state.clone();
+        let ended = rx
+            .wait_for(|s| matches!(s, SessionState::Ended(_)))
+            .await
+            .map(|s| s.clone());
+        match ended {
+            Ok(SessionState::Ended(outcome)) => outcome,
+            // The sender lives until the outcome is published; never hang regardless.
+            _ => Arc::new(SessionOutcome {
+                id: self.id,
+                tenant: self.tenant.to_string(),
+                result: None,
+                turn_latency: None,
+                failure: Some(Failure::Panicked(
+                    "the session's supervision ended without an outcome".into(),
+                )),
+                report: None,
+                restarts: 0,
+                queued_for: Duration::ZERO,
+                ran_for: Duration::ZERO,
+            }),
+        }
+    }
+
+    /// Ends the session: a queued one leaves the queue, a running one gets
+    /// an ordered shutdown. The outcome's failure is
+    /// [`Failure::Cancelled`] unless it had already ended.
+    pub fn cancel(&self) {
+        self.stop.cancel();
+        let _ = self.host.cast(HostMsg::Cancel(self.id));
+    }
+}

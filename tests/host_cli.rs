@@ -1,0 +1,214 @@
+//! `claude-agent host`: a jobs file through a Host, NDJSON events and the
+//! summary line, failures by cause, usage errors, SIGTERM drains.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::io::{BufRead, BufReader, Read};
+use std::process::{Command, Output, Stdio};
+
+use claude_agent_testkit::Script;
+use common::*;
+use serde_json::{Value, json};
+
+fn host_cmd(fake: &Fake, jobs: &std::path::Path, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
+    cmd.arg("host")
+        .arg("--jobs")
+        .arg(jobs)
+        .arg("--cli")
+        .arg(&fake.cli.program)
+        .args(["--grace", "0.3", "--term-grace", "0.3"])
+        .args(args);
+    for (k, v) in &fake.cli.env {
+        cmd.env(k, v);
+    }
+    cmd
+}
+
+fn write_jobs(fake: &Fake, jobs: &[Value]) -> std::path::PathBuf {
+    let path = fake.dir.path().join("jobs.ndjson");
+    let text: String = jobs.iter().map(|j| format!("{j}\n")).collect();
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn lines(out: &Output) -> Vec<Value> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[test]
+fn jobs_of_two_tenants_run_and_the_summary_is_the_last_line() {
+    let fake = fake(Script::new().expect_initialize().loop_turns("done"));
+    let mut jobs: Vec<Value> = (0..6)
+        .map(|i| json!({"tenant": "a", "prompt": format!("job {i}"), "id": format!("a{i}")}))
+        .collect();
+    jobs.push(json!({"tenant": "b", "prompt": "small", "model": "m"}));
+    let path = write_jobs(&fake, &jobs);
+    let out = host_cmd(
+        &fake,
+        &path,
+        &["--json", "--concurrency", "3", "--per-tenant", "2"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = lines(&out);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["kind"], "summary", "{summary}");
+    assert_eq!(summary["jobs"], 7);
+    assert_eq!(summary["completed"], 7);
+    assert_eq!(summary["failed"], 0);
+    assert!(summary["turn_latency_ms"]["p50"].as_f64().unwrap() > 0.0);
+    assert!(
+        summary["turn_latency_ms"]["p99"].as_f64().unwrap()
+            >= summary["turn_latency_ms"]["p50"].as_f64().unwrap()
+    );
+    assert_eq!(summary["escalations"]["kill"], 0);
+    let ended: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "ended").collect();
+    assert_eq!(ended.len(), 7);
+    // Events carry the job's line and id.
+    assert!(
+        ended.iter().any(|e| e["line"] == 1 && e["job_id"] == "a0"),
+        "{ended:?}"
+    );
+    // The per-tenant limit held: at most 2 of a's sessions were ever running.
+    let mut running = std::collections::HashMap::<String, i32>::new();
+    for l in &lines {
+        let t = l["tenant"].as_str().unwrap_or_default().to_owned();
+        match l["kind"].as_str() {
+            Some("admitted") => {
+                let n = running.entry(t).or_default();
+                *n += 1;
+                assert!(*n <= 2, "tenant over its limit at {l}");
+            }
+            Some("ended") => *running.entry(t).or_default() -= 1,
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn failed_jobs_are_counted_by_cause_and_exit_one() {
+    let fake = fake(Script::new().expect_initialize().loop_turns("done"));
+    let crash = Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .crash("SEGV")
+        .install(fake.dir.path())
+        .unwrap();
+    let crash_script = crash
+        .env
+        .iter()
+        .find(|(k, _)| k == "FAKE_CLAUDE_SCRIPT")
+        .unwrap()
+        .1
+        .clone();
+    let path = write_jobs(
+        &fake,
+        &[
+            json!({"tenant": "a", "prompt": "fine"}),
+            json!({"tenant": "a", "prompt": "boom", "env": {"FAKE_CLAUDE_SCRIPT": crash_script}}),
+        ],
+    );
+    let out = host_cmd(&fake, &path, &["--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let summary = lines(&out).pop().unwrap();
+    assert_eq!(summary["completed"], 1, "{summary}");
+    assert_eq!(summary["failed"], 1);
+    assert_eq!(summary["failed_by_cause"]["crashed"], 1);
+
+    // Readable output by default.
+    let out = host_cmd(&fake, &path, &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("2 jobs in"), "{text}");
+    assert!(text.contains("failed, crashed: 1"), "{text}");
+}
+
+#[test]
+fn a_bad_jobs_file_is_a_usage_error_naming_every_bad_line() {
+    let fake = fake(Script::new());
+    let path = fake.dir.path().join("jobs.ndjson");
+    std::fs::write(
+        &path,
+        "{\"tenant\": \"a\", \"prompt\": \"ok\"}\n{\"prompt\": \"no tenant\"}\nnot json\n",
+    )
+    .unwrap();
+    let out = host_cmd(&fake, &path, &[]).output().unwrap();
+    assert_eq!(out.status.code(), Some(64));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("line 2: missing \"tenant\""), "{err}");
+    assert!(err.contains("line 3: not a JSON object"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing ran");
+    let out = host_cmd(&fake, &fake.dir.path().join("missing.ndjson"), &[])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64));
+}
+
+#[test]
+fn sigterm_drains_the_host_and_exits_130() {
+    let fake = fake(
+        Script::new()
+            .auto_reply("interrupt", json!({"still_queued": []}))
+            .expect_initialize()
+            .expect("user", None)
+            .emit(assistant("working"))
+            .expect_eof(),
+    );
+    let jobs: Vec<Value> = (0..4)
+        .map(|i| json!({"tenant": format!("t{}", i % 2), "prompt": "long"}))
+        .collect();
+    let path = write_jobs(&fake, &jobs);
+    let mut child = host_cmd(
+        &fake,
+        &path,
+        &["--json", "--concurrency", "2", "--drain-deadline", "5"],
+    )
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut pids = Vec::new();
+    let mut line = String::new();
+    while pids.len() < 2 {
+        line.clear();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "output ended early"
+        );
+        let v: Value = serde_json::from_str(&line).unwrap();
+        if v["kind"] == "started" {
+            pids.push(v["pid"].as_u64().unwrap() as u32);
+        }
+    }
+    rustix::process::kill_process(
+        rustix::process::Pid::from_raw(child.id() as i32).unwrap(),
+        rustix::process::Signal::TERM,
+    )
+    .unwrap();
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    let summary: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
+    assert_eq!(summary["kind"], "summary");
+    assert_eq!(summary["drained"], true);
+    assert_eq!(summary["jobs"], 4);
+    assert_eq!(summary["failed_by_cause"]["drained"], 4, "{summary}");
+    assert_eq!(summary["drain"]["running"], 2);
+    assert_eq!(summary["drain"]["cancelled_queued"], 2);
+    assert_eq!(summary["drain"]["killed_at_deadline"], 0);
+    for pid in pids {
+        assert!(
+            claude_agent_testkit::wait_until_gone(pid, SOON),
+            "CLI {pid} left running"
+        );
+    }
+}

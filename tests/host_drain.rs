@@ -1,0 +1,136 @@
+//! Host drain: stop admitting, interrupt running turns, ordered shutdown of
+//! every session in parallel, kill what is left at the deadline, aggregate
+//! report; nothing left running.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use claude_agent::host::{DrainOptions, Failure, HostConfig, HostError};
+use claude_agent::{Escalation, Host, ShutdownCause};
+use claude_agent_testkit::Script;
+use common::{SOON, fake};
+
+#[tokio::test]
+async fn drain_shuts_down_in_parallel_and_kills_what_is_left_at_the_deadline() {
+    let polite = fake(Script::new().expect_initialize().loop_turns("ok"));
+    // Ignores EOF and SIGTERM: only the deadline's kill ends it.
+    let stubborn = fake(
+        Script::new()
+            .ignore_signal("TERM")
+            .expect_initialize()
+            .hang(),
+    );
+    let host = Host::start(HostConfig::new().max_sessions(6).max_per_tenant(6))
+        .await
+        .unwrap();
+    let mut polite_h = Vec::new();
+    for _ in 0..4 {
+        polite_h.push(host.spawn("a", polite.builder()).await.unwrap());
+    }
+    // Graces far beyond the drain deadline.
+    let slow = stubborn
+        .builder()
+        .grace(Duration::from_secs(30))
+        .term_grace(Duration::from_secs(30));
+    let stuck = host.spawn("b", slow).await.unwrap();
+    let mut pids = Vec::new();
+    for h in polite_h.iter().chain([&stuck]) {
+        pids.push(h.client().await.unwrap().pid().unwrap());
+    }
+    // Queued beyond the limit: cancelled by the drain.
+    let queued: Vec<_> = {
+        let mut v = Vec::new();
+        for _ in 0..3 {
+            v.push(host.spawn("c", polite.builder()).await.unwrap());
+        }
+        v
+    };
+    let deadline = Duration::from_millis(800);
+    let started = Instant::now();
+    let report = host.drain(DrainOptions::new(deadline)).await;
+    let took = started.elapsed();
+    assert_eq!(report.running, 6, "{report:?}");
+    assert_eq!(report.cancelled_queued, 2, "{report:?}");
+    assert_eq!(report.killed_at_deadline, 1, "{report:?}");
+    assert_eq!(report.ended_in_time, 5, "{report:?}");
+    assert_eq!(report.unresolved, 0);
+    assert_eq!(report.escalations_kill, 1);
+    assert!(
+        took >= deadline,
+        "the stuck session held the drain to its deadline"
+    );
+    // The polite sessions ended in an ordered shutdown, without escalation.
+    for h in &polite_h {
+        let out = h.outcome().await;
+        assert!(
+            matches!(out.failure, Some(Failure::Drained)),
+            "{:?}",
+            out.failure
+        );
+        let r = out.report.as_ref().unwrap();
+        assert_eq!(r.cause, ShutdownCause::HostDrain);
+        assert_eq!(r.escalation, Escalation::None);
+    }
+    let out = stuck.outcome().await;
+    let exit = out.report.as_ref().unwrap().exit.unwrap();
+    assert_eq!(exit.signal, Some(libc::SIGKILL));
+    for h in &queued[..] {
+        if report.cancelled_queued > 0 && h.current_client().is_none() {
+            let out = h.outcome().await;
+            assert!(out.failure.is_some());
+        }
+    }
+    for pid in pids {
+        polite.assert_gone(pid).await;
+    }
+    let err = host
+        .submit("a", polite.builder(), "late")
+        .await
+        .unwrap_err();
+    assert!(matches!(err, HostError::Draining), "{err}");
+    let m = host.metrics().await.unwrap();
+    assert!(m.draining);
+    assert_eq!((m.running, m.queued), (0, 0), "{m:?}");
+    // A second drain has nothing to do.
+    let again = host.drain(DrainOptions::new(deadline)).await;
+    assert_eq!((again.running, again.cancelled_queued), (0, 0));
+}
+
+#[tokio::test]
+async fn drain_interrupts_running_turns_first() {
+    // A turn that never finishes on its own; only an interrupt is answered.
+    let busy = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .expect_control("interrupt", serde_json::json!({"still_queued": []}))
+            .expect_eof(),
+    );
+    let host = Host::start(HostConfig::new()).await.unwrap();
+    let session = host.spawn("a", busy.builder()).await.unwrap();
+    let client = session.client().await.unwrap();
+    let pid = client.pid().unwrap();
+    client.send("long work").await.unwrap();
+    drop(client);
+    let report = host.drain(DrainOptions::new(SOON).interrupt(true)).await;
+    assert_eq!(report.running, 1);
+    assert_eq!(report.killed_at_deadline, 0);
+    let out = session.outcome().await;
+    assert!(
+        matches!(out.failure, Some(Failure::Drained)),
+        "{:?}",
+        out.failure
+    );
+    let r = out.report.as_ref().unwrap();
+    assert_eq!(r.escalation, Escalation::None, "{r:?}");
+    let lines = busy.received();
+    let interrupt = lines
+        .iter()
+        .position(|l| l["type"] == "control_request" && l["request"]["subtype"] == "interrupt")
+        .expect("the CLI got an interrupt");
+    let user = lines.iter().position(|l| l["type"] == "user").unwrap();
+    assert!(user < interrupt);
+    busy.assert_gone(pid).await;
+}
