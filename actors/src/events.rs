@@ -15,7 +15,7 @@ use crate::shutdown::{Escalation, ShutdownCause};
 
 /// Capacity of each session's event broadcast channel (kept small: every
 /// slot is preallocated and idle sessions should stay cheap).
-pub const EVENT_CAPACITY: usize = 64;
+pub const EVENT_CAPACITY: usize = 32;
 
 /// Something that happened to a session, outside the wire protocol.
 #[derive(Debug, Clone, PartialEq)]

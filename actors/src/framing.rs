@@ -25,10 +25,11 @@ pub const PREFIX_KEEP: usize = 4096;
 /// line does not exhaust memory.
 pub const DEFAULT_MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
 
-/// Initial buffer size: idle sessions stay small.
-const DEFAULT_BUF: usize = 8 * 1024;
+/// Initial buffer size: idle sessions stay small (a read burst grows it,
+/// see `HOT_BUF`).
+const DEFAULT_BUF: usize = 2 * 1024;
 /// Never read into less free space than this.
-const MIN_SPARE: usize = 4 * 1024;
+const MIN_SPARE: usize = 1024;
 /// A buffer larger than this is replaced by a fresh small one once drained.
 const SHRINK_ABOVE: usize = 64 * 1024;
 /// Buffer size while the input keeps coming faster than it is read (the

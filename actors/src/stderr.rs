@@ -45,7 +45,8 @@ impl StderrRing {
     /// A ring keeping `max_lines` lines of at most `max_line_bytes` bytes.
     pub fn new(max_lines: usize, max_line_bytes: usize) -> Self {
         let ring = Ring {
-            lines: VecDeque::with_capacity(max_lines.min(DEFAULT_STDERR_LINES)),
+            // Grows with the first lines: most CLIs write little or nothing.
+            lines: VecDeque::new(),
             max_lines,
             max_line_bytes,
             total: 0,

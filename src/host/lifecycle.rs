@@ -138,8 +138,10 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
         if let Some(id) = &resume {
             builder.options = builder.options.clone().resume(id.clone());
         }
+        // Boxed: the start's large future lives only while starting, not in
+        // every idle session's task.
         let connected = tokio::select! {
-            r = builder.connect() => r,
+            r = Box::pin(builder.connect()) => r,
             () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
         };
         let client = match connected {
@@ -164,8 +166,8 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             attempt: restarts,
         });
         let attempt = match &lc.work {
-            Work::Job(prompt) => run_job(&client, prompt.clone(), &lc).await,
-            Work::Interactive => run_interactive(&client, &lc).await,
+            Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &lc)).await,
+            Work::Interactive => Box::pin(run_interactive(&client, &lc)).await,
         };
         drop(client);
         last_report = attempt.report.clone();
