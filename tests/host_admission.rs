@@ -226,3 +226,36 @@ async fn a_session_that_cannot_start_fails_alone() {
     .await;
     assert_eq!(report.running, 0);
 }
+
+#[tokio::test]
+async fn error_results_fail_their_job_by_cause() {
+    // An API failure as the CLI reports it (subtype success, is_error true),
+    // and an error subtype without is_error.
+    let mut api_error = common::result("success", "API Error: 500");
+    api_error["is_error"] = serde_json::json!(true);
+    let mut max_turns = common::result("error_max_turns", "");
+    max_turns.as_object_mut().unwrap().remove("is_error");
+    let host = Host::start(HostConfig::new()).await.unwrap();
+    let mut handles = Vec::new();
+    let mut fakes = Vec::new();
+    for frame in [api_error, max_turns] {
+        let f = fake(
+            Script::new()
+                .expect_initialize()
+                .expect("user", None)
+                .emit(frame),
+        );
+        handles.push(host.submit("a", f.builder(), "go").await.unwrap());
+        fakes.push(f);
+    }
+    let mut subtypes = Vec::new();
+    for h in &handles {
+        match h.outcome().await.failure.clone() {
+            Some(Failure::ErrorResult { subtype }) => subtypes.push(subtype),
+            other => panic!("expected an error result, got {other:?}"),
+        }
+    }
+    assert_eq!(subtypes, ["success", "error_max_turns"]);
+    let m = host.metrics().await.unwrap();
+    assert_eq!(m.failed_by_cause["error_result"], 2);
+}

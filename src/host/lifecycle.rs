@@ -210,8 +210,9 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
         }
         // Not a crash: the session is over.
         let failure = if let Some((r, _)) = &attempt.result {
-            r.is_error
-                .unwrap_or(false)
+            // `is_error` is the CLI's word (an API failure is subtype
+            // `success` with `is_error: true`); an error subtype counts too.
+            (r.is_error.unwrap_or(false) || r.subtype.as_str() != "success")
                 .then(|| Failure::ErrorResult {
                     subtype: r.subtype.as_str().to_owned(),
                 })
