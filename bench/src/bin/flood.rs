@@ -206,7 +206,12 @@ async fn main() -> Result<(), String> {
     eprintln!(
         "flood: {frames} x {}-byte assistant lines + 1 result, best of {reps}, fake CLI {}",
         ASSISTANT.len(),
-        fake.display()
+        // Relative to the working directory when inside it: results files
+        // should not carry this machine's paths.
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| fake.strip_prefix(cwd).ok().map(|p| p.display().to_string()))
+            .unwrap_or_else(|| fake.display().to_string())
     );
     let on = |side: &str| args.only.as_deref().is_none_or(|o| o == side);
     if !args.no_warmup {
