@@ -22,6 +22,7 @@ use claude_agent_actors::{Escalation, ShutdownReport};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
+use crate::args::seconds;
 use crate::render;
 use crate::signals::StopSignals;
 
@@ -79,10 +80,6 @@ fn parse_mode(s: &str) -> Result<PermissionMode, String> {
         let names: Vec<_> = PermissionMode::ALL.iter().map(|m| m.as_str()).collect();
         format!("expected one of {}", names.join(", "))
     })
-}
-
-fn seconds(name: &str, secs: f64) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("--{name} must be a non-negative number"))
 }
 
 /// How the run ended, for the exit code.

@@ -22,6 +22,7 @@ use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
 
+use crate::args::seconds;
 use crate::signals::StopSignals;
 use jobs::Job;
 use progress::Progress;
@@ -71,10 +72,6 @@ struct Settings {
     term_grace: Duration,
     timeout: Duration,
     drain_deadline: Duration,
-}
-
-fn seconds(name: &str, secs: f64) -> Result<Duration, String> {
-    Duration::try_from_secs_f64(secs).map_err(|_| format!("--{name} must be a non-negative number"))
 }
 
 pub(crate) fn run(args: HostArgs) -> ExitCode {
