@@ -6,7 +6,7 @@
 # (RUSTC_BOOTSTRAP lets the stable toolchain build with the sanitizer flags.)
 set -euo pipefail
 cd "$(dirname "$0")"
-fixtures=../../shared/fixtures/claude-code-2.1.332
+fixtures=../testdata/claude-code-2.1.332
 [ -d "$fixtures" ] || { echo "error: $fixtures not found" >&2; exit 1; }
 mkdir -p corpus/parse_line
 i=0

@@ -12,10 +12,6 @@ die() { echo "error: $*" >&2; exit 1; }
 
 command -v cargo >/dev/null || die "cargo not found: install the Rust toolchain (https://rustup.rs)"
 
-# The protocol tests read the real CLI transcripts in ../shared/fixtures; they
-# fail loudly (not skip) when that folder is missing.
-[ -d ../shared/fixtures ] || echo "warning: ../shared/fixtures not found; fixture tests will fail" >&2
-
 if [ -z "${CLAUDE_AGENT_CLI:-}" ]; then
   if cli=$(./scripts/install-cli.sh); then
     export CLAUDE_AGENT_CLI="$cli"

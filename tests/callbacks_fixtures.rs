@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 fn fixture(scenario: &str, file: &str) -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/claude-code-2.1.332")
+        .join("testdata/claude-code-2.1.332")
         .join(scenario)
         .join(file);
     let text = std::fs::read_to_string(&path)

@@ -23,7 +23,7 @@ const SOON: Duration = Duration::from_secs(20);
 
 fn fixture(scenario: &str, file: &str) -> Vec<Value> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/claude-code-2.1.332")
+        .join("testdata/claude-code-2.1.332")
         .join(scenario)
         .join(file);
     std::fs::read_to_string(&path)

@@ -1,5 +1,5 @@
 //! The argv and environment built from `Options`, checked against the real
-//! CLI transcripts in `../shared/fixtures` (their `args` and the
+//! CLI transcripts in `testdata/` (their `args` and the
 //! `initialize` request in `stdin.ndjson`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 fn fixture_dir(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/claude-code-2.1.332")
+        .join("testdata/claude-code-2.1.332")
         .join(name)
 }
 

@@ -1,5 +1,5 @@
 //! Control frames the fixtures lack, in both directions, written from
-//! PROTOCOL.md's field lists, and the replies we send: each parses into its
+//! docs/PROTOCOL.md's field lists, and the replies we send: each parses into its
 //! typed variant, round-trips losslessly, or serializes exactly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 fn fixtures_dir() -> PathBuf {
     let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/claude-code-2.1.332");
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
     assert!(
         dir.is_dir(),
         "fixture folder {} is missing: the protocol tests need the real CLI transcripts",

@@ -1,4 +1,4 @@
-//! Message lines for types the fixtures lack, written from PROTOCOL.md's
+//! Message lines for types the fixtures lack, written from docs/PROTOCOL.md's
 //! field lists, plus the user frame we send: each parses into its typed
 //! variant and round-trips losslessly.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -8,7 +8,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 fn fixtures() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/claude-code-2.1.332");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
     assert!(dir.is_dir(), "fixtures missing at {}", dir.display());
     dir
 }

@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 
 fn fixture(name: &str, file: &str) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/claude-code-2.1.332")
+        .join("testdata/claude-code-2.1.332")
         .join(name)
         .join(file);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))

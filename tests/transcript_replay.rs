@@ -11,7 +11,7 @@ use claude_agent::transcript::{
 use serde_json::{Value, json};
 
 fn fixtures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/fixtures/claude-code-2.1.332")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332")
 }
 
 fn capture(name: &str) -> (String, String) {

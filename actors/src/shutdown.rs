@@ -1,6 +1,6 @@
 //! Shutdown policy: causes, the escalation ladder, and the report.
 //!
-//! The ladder (DESIGN.md, "Ordered shutdown", step 5) is written against the
+//! The ladder (docs/DESIGN.md, "Ordered shutdown", step 5) is written against the
 //! small [`Escalator`] seam so it is unit-tested without processes; the
 //! sequence that drives it lives in `stop.rs`.
 

@@ -1,4 +1,4 @@
-//! The ordered shutdown sequence (DESIGN.md, "Ordered shutdown").
+//! The ordered shutdown sequence (docs/DESIGN.md, "Ordered shutdown").
 //!
 //! Runs once per session on its own task, started by the supervisor:
 //!
