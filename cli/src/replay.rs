@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::render::Renderer;
 
 /// A recorded session shipped with the tool, replayed when no FILE is given.
-const SAMPLE_SESSION: &[u8] = include_bytes!("../../../testdata/sample-session.ndjson");
+const SAMPLE_SESSION: &[u8] = include_bytes!("../../testdata/sample-session.ndjson");
 
 /// Arguments of `claude-agent replay`.
 #[derive(Debug, clap::Args)]

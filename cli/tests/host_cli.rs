@@ -2,6 +2,8 @@
 //! summary line, failures by cause, usage errors, SIGTERM drains.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// The library's test helpers (the fake CLI behind a builder), shared.
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::io::{BufRead, BufReader, Read};

@@ -2,6 +2,8 @@
 //! stream's shape, permission decisions, interrupt and escalation.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+// The library's test helpers (the fake CLI behind a builder), shared.
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::process::{Command, Output};
