@@ -2,21 +2,33 @@
 //! session, each turn, each control request) and the metrics at exit. The
 //! CLI gets `TRACEPARENT` naming the session span.
 //!
+//! The library records through the OpenTelemetry API; the program owns the
+//! SDK providers and their exporters (here the stdout ones). The `stdout`
+//! and `otlp` features of `claude-agent` offer the same ready-made
+//! (`telemetry::stdout()`, `telemetry::otlp(endpoint)`).
+//!
 //! ```text
 //! cargo run --example telemetry
 //! ```
 
 use std::process::ExitCode;
 
-use claude_agent::{Client, Error, Options, telemetry};
+use claude_agent::telemetry::Telemetry;
+use claude_agent::{Client, Error, Options};
 use futures::StreamExt;
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::trace::SdkTracerProvider;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    // Stdout exporters; `telemetry::otlp(endpoint)` (feature `otlp`) or
-    // your own SDK providers with `Telemetry::new` work the same way.
-    let providers = telemetry::stdout();
-    let outcome = match run(&providers).await {
+    let tracer_provider = SdkTracerProvider::builder()
+        .with_simple_exporter(opentelemetry_stdout::SpanExporter::default())
+        .build();
+    let meter_provider = SdkMeterProvider::builder()
+        .with_periodic_exporter(opentelemetry_stdout::MetricExporter::default())
+        .build();
+    let telemetry = Telemetry::new(&tracer_provider, &meter_provider);
+    let outcome = match run(telemetry).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e}");
@@ -24,15 +36,18 @@ async fn main() -> ExitCode {
         }
     };
     // Exports the metrics and stops the exporters' threads.
-    if let Err(e) = providers.shutdown() {
+    if let Err(e) = tracer_provider.shutdown() {
+        eprintln!("telemetry: {e}");
+    }
+    if let Err(e) = meter_provider.shutdown() {
         eprintln!("telemetry: {e}");
     }
     outcome
 }
 
-async fn run(providers: &telemetry::Providers) -> Result<(), Error> {
+async fn run(telemetry: Telemetry) -> Result<(), Error> {
     let client = Client::builder(Options::new().max_turns(1))
-        .telemetry(providers.telemetry())
+        .telemetry(telemetry)
         .tenant("example")
         .connect()
         .await?;

@@ -7,7 +7,7 @@ mod common;
 
 use claude_agent::callbacks::{PermissionContext, allow, deny};
 use claude_agent::protocol::{PermissionRequest, PermissionResult};
-use claude_agent::transcript::{read_recording, recording_to_script};
+use claude_agent::transcript::{ReplayOptions, read_recording, recording_to_script_json};
 use claude_agent::{Client, ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
@@ -170,7 +170,10 @@ async fn a_recording_replayed_through_the_fake_cli_reruns_the_callbacks_the_same
 
     // ...then play the CLI's side back and run the same host code again.
     let dir = tempfile::tempdir().unwrap();
-    let replay = recording_to_script(&frames).install(dir.path()).unwrap();
+    let script: Script =
+        serde_json::from_value(recording_to_script_json(&frames, &ReplayOptions::default()))
+            .unwrap();
+    let replay = script.install(dir.path()).unwrap();
     let mut options = claude_agent::Options::new().cli_path(&replay.program);
     for (k, v) in &replay.env {
         options = options.env(k, v);

@@ -9,15 +9,15 @@ use std::time::Duration;
 
 use claude_agent::Host;
 use claude_agent::host::{Backoff, HostConfig, RestartPolicy};
-use claude_agent::telemetry::{self, ADMISSION_WAIT, RESTARTS, SESSION_SPAN, SESSIONS_ACTIVE};
+use claude_agent::telemetry::{ADMISSION_WAIT, RESTARTS, SESSION_SPAN, SESSIONS_ACTIVE};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
 use serde_json::json;
-use telemetry_common::{attr_str, histogram, named, sum};
+use telemetry_common::{attr_str, histogram, in_memory, named, sum};
 
 #[tokio::test]
 async fn hosted_sessions_are_traced_and_counted_by_tenant() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let ok = fake(Script::new().expect_initialize().loop_turns("fine"));
     let crashing = fake(
         Script::new()
@@ -57,7 +57,7 @@ async fn hosted_sessions_are_traced_and_counted_by_tenant() {
     assert_eq!(sum(&mem, SESSIONS_ACTIVE, &[("tenant", "zeta")]), Some(0));
     let (waits, _) = histogram(&mem, ADMISSION_WAIT, &[("tenant", "acme")]).unwrap();
     assert_eq!(waits, 1);
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let sessions = named(&spans, SESSION_SPAN);
     // One for acme, two for zeta (the crash and the restart).
     let tenants: Vec<String> = sessions
@@ -74,5 +74,5 @@ async fn hosted_sessions_are_traced_and_counted_by_tenant() {
         2,
         "{tenants:?}"
     );
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }

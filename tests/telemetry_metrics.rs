@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use claude_agent::Escalation;
 use claude_agent::telemetry::{
-    self, ADMISSION_WAIT, BYTES, CONTROL_DURATION, ESCALATIONS, FRAMES, PARSE_DIAGNOSTICS,
-    QUEUE_DEPTH, RESTARTS, SESSIONS_ACTIVE, Telemetry,
+    ADMISSION_WAIT, BYTES, CONTROL_DURATION, ESCALATIONS, FRAMES, PARSE_DIAGNOSTICS, QUEUE_DEPTH,
+    RESTARTS, SESSIONS_ACTIVE, Telemetry,
 };
 use claude_agent_testkit::Script;
 use common::*;
@@ -24,7 +24,7 @@ use telemetry_common::*;
 
 #[tokio::test]
 async fn a_session_records_activity_traffic_controls_and_parse_diagnostics() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -92,12 +92,12 @@ async fn a_session_records_activity_traffic_controls_and_parse_diagnostics() {
         sum(&mem, ESCALATIONS, &[("tenant", "acme"), ("level", "kill")]),
         None
     );
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn a_cli_ignoring_eof_and_sigterm_counts_a_kill_escalation() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -119,18 +119,18 @@ async fn a_cli_ignoring_eof_and_sigterm_counts_a_kill_escalation() {
 
     assert_eq!(sum(&mem, ESCALATIONS, &[("level", "kill")]), Some(1));
     assert_eq!(sum(&mem, ESCALATIONS, &[("level", "term")]), None);
-    let spans = mem.finished_spans().unwrap();
-    let session = &named(&spans, telemetry::SESSION_SPAN)[0];
+    let spans = mem.finished_spans();
+    let session = &named(&spans, claude_agent::telemetry::SESSION_SPAN)[0];
     assert_eq!(
         attr_str(session, "claude_agent.shutdown.escalation").as_deref(),
         Some("kill")
     );
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn a_message_that_does_not_parse_is_a_diagnostic_and_ends_its_turn_in_error() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     // A `result` frame without its required `subtype`.
     let fake = fake(
         Script::new()
@@ -155,19 +155,19 @@ async fn a_message_that_does_not_parse_is_a_diagnostic_and_ends_its_turn_in_erro
         sum(&mem, PARSE_DIAGNOSTICS, &[("kind", "message")]),
         Some(1)
     );
-    let spans = mem.finished_spans().unwrap();
-    let turns = named(&spans, telemetry::TURN_SPAN);
+    let spans = mem.finished_spans();
+    let turns = named(&spans, claude_agent::telemetry::TURN_SPAN);
     assert_eq!(turns.len(), 1);
     assert!(matches!(
         turns[0].status,
         opentelemetry::trace::Status::Error { .. }
     ));
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn host_hooks_record_restarts_admission_waits_and_queue_depth() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let t = mem.telemetry();
     t.record_restart("acme");
     t.record_restart("acme");
@@ -181,12 +181,12 @@ async fn host_hooks_record_restarts_admission_waits_and_queue_depth() {
     assert_eq!(count, 1);
     assert!((seconds - 0.25).abs() < 1e-9);
     assert_eq!(unit(&mem, QUEUE_DEPTH).as_deref(), Some("{session}"));
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn disabled_telemetry_records_nothing_and_sets_no_traceparent() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -203,8 +203,8 @@ async fn disabled_telemetry_records_nothing_and_sets_no_traceparent() {
     client.set_model(None).await.unwrap();
     client.shutdown().await;
 
-    assert!(mem.finished_spans().unwrap().is_empty());
-    let metrics = mem.metrics().unwrap();
+    assert!(mem.finished_spans().is_empty());
+    let metrics = mem.metrics();
     let points: usize = metrics
         .iter()
         .flat_map(|rm| rm.scope_metrics())
@@ -213,5 +213,5 @@ async fn disabled_telemetry_records_nothing_and_sets_no_traceparent() {
     assert_eq!(points, 0, "{metrics:#?}");
     let env = fake.cli.recorded_env().unwrap();
     assert!(!env.contains_key("TRACEPARENT"));
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }

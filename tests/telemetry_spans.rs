@@ -11,7 +11,7 @@ use claude_agent::callbacks::{
     CallbackError, HookContext, HookEventKind, HookMatcher, PermissionContext, allow,
 };
 use claude_agent::protocol::{HookInput, HookOutput, PermissionRequest};
-use claude_agent::telemetry::{self, CONTROL_SPAN, SESSION_SPAN, TURN_SPAN};
+use claude_agent::telemetry::{CONTROL_SPAN, SESSION_SPAN, TURN_SPAN};
 use claude_agent_testkit::Script;
 use common::*;
 use opentelemetry::trace::{SpanId, Status};
@@ -45,7 +45,7 @@ fn two_turns_with_prompt_and_hook() -> Script {
 
 #[tokio::test]
 async fn a_two_turn_session_exports_a_session_turn_control_tree() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(two_turns_with_prompt_and_hook());
     let audit = |_input: HookInput, _id: Option<String>, _ctx: HookContext| async move {
         Ok::<_, CallbackError>(HookOutput::default())
@@ -72,7 +72,7 @@ async fn a_two_turn_session_exports_a_session_turn_control_tree() {
     let report = client.shutdown().await;
     fake.assert_gone(pid).await;
 
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let sessions = named(&spans, SESSION_SPAN);
     assert_eq!(sessions.len(), 1, "{spans:#?}");
     let session = &sessions[0];
@@ -163,12 +163,12 @@ async fn a_two_turn_session_exports_a_session_turn_control_tree() {
             Some("success")
         );
     }
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn the_cli_gets_a_traceparent_naming_the_session_span() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(Script::new().expect_initialize().expect_eof());
     let client = fake
         .builder()
@@ -178,7 +178,7 @@ async fn the_cli_gets_a_traceparent_naming_the_session_span() {
         .unwrap();
     client.shutdown().await;
 
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let session = &named(&spans, SESSION_SPAN)[0];
     let env = fake.cli.recorded_env().expect("the fake recorded its env");
     let expected = format!(
@@ -187,12 +187,12 @@ async fn the_cli_gets_a_traceparent_naming_the_session_span() {
         session.span_context.span_id()
     );
     assert_eq!(env["TRACEPARENT"], expected);
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn a_session_whose_client_is_dropped_still_ends_its_span() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(Script::new().expect_initialize().expect_eof());
     let client = fake
         .builder()
@@ -205,22 +205,22 @@ async fn a_session_whose_client_is_dropped_still_ends_its_span() {
     fake.assert_gone(pid).await;
 
     let ended = eventually(SOON, || {
-        !named(&mem.finished_spans().unwrap(), SESSION_SPAN).is_empty()
+        !named(&mem.finished_spans(), SESSION_SPAN).is_empty()
     })
     .await;
     assert!(ended, "the session span never ended");
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let session = &named(&spans, SESSION_SPAN)[0];
     assert_eq!(
         attr_str(session, "claude_agent.shutdown.cause").as_deref(),
         Some("handle_dropped")
     );
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[tokio::test]
 async fn a_failed_connect_ends_the_session_span_in_error() {
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(Script::new().exit(3));
     let err = fake
         .builder()
@@ -228,11 +228,11 @@ async fn a_failed_connect_ends_the_session_span_in_error() {
         .connect()
         .await
         .unwrap_err();
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let sessions = named(&spans, SESSION_SPAN);
     assert_eq!(sessions.len(), 1);
     assert_eq!(sessions[0].status, Status::error(err.to_string()));
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -245,7 +245,7 @@ struct Add {
 async fn an_in_process_mcp_tool_call_is_a_control_span_of_its_turn() {
     use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};
 
-    let mem = telemetry::in_memory();
+    let mem = in_memory();
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -275,7 +275,7 @@ async fn an_in_process_mcp_tool_call_is_a_control_span_of_its_turn() {
     finish_turn(&client).await;
     client.shutdown().await;
 
-    let spans = mem.finished_spans().unwrap();
+    let spans = mem.finished_spans();
     let turn = &named(&spans, TURN_SPAN)[0];
     let call = &named(&spans, CONTROL_SPAN)[0];
     assert_eq!(call.parent_span_id, turn.span_context.span_id());
@@ -295,5 +295,5 @@ async fn an_in_process_mcp_tool_call_is_a_control_span_of_its_turn() {
         attr_str(call, "claude_agent.tool.name").as_deref(),
         Some("add")
     );
-    mem.providers.shutdown().unwrap();
+    mem.shutdown();
 }

@@ -145,8 +145,7 @@ fn error_unanswered_and_raw_frames_become_the_right_steps() {
     );
 }
 
-/// Runs the real fake CLI binary: needs the `testkit` feature.
-#[cfg(feature = "testkit")]
+/// Runs the real fake CLI binary.
 mod fake_cli {
     use super::*;
     use claude_agent::transcript::read_recording;
@@ -219,9 +218,12 @@ mod fake_cli {
 
             let dir = tmp.path().join(&name);
             std::fs::create_dir(&dir).unwrap();
-            let fake = claude_agent::transcript::recording_to_script(&frames)
-                .install(&dir)
-                .unwrap();
+            // The library's plain JSON becomes the testkit's `Script`.
+            let script: claude_agent_testkit::Script = serde_json::from_value(
+                recording_to_script_json(&frames, &ReplayOptions::default()),
+            )
+            .unwrap();
+            let fake = script.install(&dir).unwrap();
             let mut child = fake
                 .command()
                 .stdin(Stdio::piped())

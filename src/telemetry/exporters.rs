@@ -1,10 +1,10 @@
-//! Ready-made providers: stdout (examples, debugging), in-memory (tests),
-//! OTLP over HTTP (feature `otlp`).
+//! Ready-made SDK providers (feature `sdk`): stdout (feature `stdout`;
+//! examples, debugging) and OTLP over HTTP (feature `otlp`). Tests build
+//! in-memory providers from the SDK themselves.
 
 use opentelemetry_sdk::Resource;
-use opentelemetry_sdk::metrics::data::ResourceMetrics;
-use opentelemetry_sdk::metrics::{InMemoryMetricExporter, SdkMeterProvider};
-use opentelemetry_sdk::trace::{InMemorySpanExporter, SdkTracerProvider, SpanData};
+use opentelemetry_sdk::metrics::SdkMeterProvider;
+use opentelemetry_sdk::trace::SdkTracerProvider;
 
 use super::Telemetry;
 
@@ -18,9 +18,6 @@ pub enum TelemetryError {
     /// Shutting a provider down failed.
     #[error("shutting telemetry down failed: {0}")]
     Shutdown(String),
-    /// An exporter reported an error while reading its data back.
-    #[error("reading exported telemetry failed: {0}")]
-    Read(String),
     /// The OTLP exporter could not be built.
     #[error("building the otlp exporter for {endpoint} failed: {message}")]
     Exporter {
@@ -70,6 +67,7 @@ impl Providers {
     }
 }
 
+#[cfg(any(feature = "stdout", feature = "otlp"))]
 fn resource() -> Resource {
     Resource::builder()
         .with_service_name("claude-agent")
@@ -93,6 +91,7 @@ fn resource() -> Resource {
 /// providers.shutdown().ok(); // prints the metrics
 /// # Ok(()) }
 /// ```
+#[cfg(feature = "stdout")]
 pub fn stdout() -> Providers {
     Providers {
         tracer_provider: SdkTracerProvider::builder()
@@ -103,78 +102,6 @@ pub fn stdout() -> Providers {
             .with_resource(resource())
             .with_periodic_exporter(opentelemetry_stdout::MetricExporter::default())
             .build(),
-    }
-}
-
-/// Providers that keep what they export in memory, for tests: spans as
-/// they end, metrics (cumulative) at each [`InMemory::force_flush`].
-///
-/// ```
-/// use claude_agent::telemetry;
-///
-/// let mem = telemetry::in_memory();
-/// mem.telemetry().record_restart("tenant-a");
-/// let metrics = mem.metrics().unwrap(); // flushes first
-/// assert!(!metrics.is_empty());
-/// mem.providers.shutdown().unwrap();
-/// ```
-#[derive(Debug, Clone)]
-pub struct InMemory {
-    /// The providers; shut them down at the end of the test.
-    pub providers: Providers,
-    /// Every span ended so far.
-    pub spans: InMemorySpanExporter,
-    /// Every metrics export so far (one [`ResourceMetrics`] per flush).
-    pub metrics: InMemoryMetricExporter,
-}
-
-impl InMemory {
-    /// A [`Telemetry`] handle recording to these providers.
-    pub fn telemetry(&self) -> Telemetry {
-        self.providers.telemetry()
-    }
-
-    /// Exports everything recorded so far.
-    pub fn force_flush(&self) -> Result<(), TelemetryError> {
-        self.providers.force_flush()
-    }
-
-    /// Flushes, then returns every span ended so far.
-    pub fn finished_spans(&self) -> Result<Vec<SpanData>, TelemetryError> {
-        self.force_flush()?;
-        self.spans
-            .get_finished_spans()
-            .map_err(|e| TelemetryError::Read(e.to_string()))
-    }
-
-    /// Flushes, then returns every metrics export so far; the last one holds
-    /// the current (cumulative) values.
-    pub fn metrics(&self) -> Result<Vec<ResourceMetrics>, TelemetryError> {
-        self.force_flush()?;
-        self.metrics
-            .get_finished_metrics()
-            .map_err(|e| TelemetryError::Read(e.to_string()))
-    }
-}
-
-/// In-memory providers for tests; see [`InMemory`].
-pub fn in_memory() -> InMemory {
-    let spans = InMemorySpanExporter::default();
-    let metrics = InMemoryMetricExporter::default();
-    let providers = Providers {
-        tracer_provider: SdkTracerProvider::builder()
-            .with_resource(resource())
-            .with_simple_exporter(spans.clone())
-            .build(),
-        meter_provider: SdkMeterProvider::builder()
-            .with_resource(resource())
-            .with_periodic_exporter(metrics.clone())
-            .build(),
-    };
-    InMemory {
-        providers,
-        spans,
-        metrics,
     }
 }
 

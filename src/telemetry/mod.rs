@@ -24,23 +24,35 @@
 //! direction, shutdown escalations by level, parse diagnostics by kind, and
 //! the host's restarts, admission waits and queue depth.
 //!
+//! The library depends on the OpenTelemetry API only: bring the program's
+//! own providers (any [`TracerProvider`] and [`MeterProvider`], e.g. the
+//! SDK's), or use the ready-made ones behind features: `sdk` gives
+//! `Providers`, `stdout` adds `telemetry::stdout()`, `otlp` adds
+//! `telemetry::otlp(endpoint)`.
+//!
 //! ```no_run
 //! # async fn run() -> claude_agent::Result<()> {
-//! use claude_agent::{Client, Options, telemetry};
+//! use claude_agent::{Client, Options, telemetry::Telemetry};
+//! use opentelemetry_sdk::metrics::SdkMeterProvider;
+//! use opentelemetry_sdk::trace::SdkTracerProvider;
 //!
-//! let providers = telemetry::stdout(); // or your own SDK providers
+//! // The program's providers, with whatever exporters it uses.
+//! let tracer_provider = SdkTracerProvider::builder().build();
+//! let meter_provider = SdkMeterProvider::builder().build();
 //! let client = Client::builder(Options::new())
-//!     .telemetry(providers.telemetry())
+//!     .telemetry(Telemetry::new(&tracer_provider, &meter_provider))
 //!     .tenant("tenant-a")
 //!     .connect()
 //!     .await?;
 //! client.send("Hello").await?;
 //! client.shutdown().await;
-//! providers.shutdown().ok();
+//! tracer_provider.shutdown().ok();
+//! meter_provider.shutdown().ok();
 //! # Ok(()) }
 //! ```
 
 mod control;
+#[cfg(feature = "sdk")]
 mod exporters;
 mod finish;
 mod inbound;
@@ -60,7 +72,10 @@ use opentelemetry::{InstrumentationScope, KeyValue};
 pub use control::CONTROL_SPAN;
 #[cfg(feature = "otlp")]
 pub use exporters::otlp;
-pub use exporters::{InMemory, Providers, TelemetryError, in_memory, stdout};
+#[cfg(feature = "stdout")]
+pub use exporters::stdout;
+#[cfg(feature = "sdk")]
+pub use exporters::{Providers, TelemetryError};
 pub use metrics::{
     ADMISSION_WAIT, BYTES, CONTROL_DURATION, ESCALATIONS, FRAMES, PARSE_DIAGNOSTICS, QUEUE_DEPTH,
     RESTARTS, SESSIONS_ACTIVE,

@@ -12,9 +12,9 @@
 //!   usage only from `result.usage` or `assistant` `message.usage` (one per
 //!   API message), so nothing is counted twice.
 //! - [`Recorder`] writes both directions of the wire as timestamped NDJSON;
-//!   [`read_recording`] reads it back; [`recording_to_script_json`] (and,
-//!   with the `testkit` feature, `recording_to_script`) turns it into a
-//!   script for the fake CLI, so a host's callbacks re-run
+//!   [`read_recording`] reads it back; [`recording_to_script_json`] turns
+//!   it into a script for the testkit's fake CLI (plain JSON, which the
+//!   testkit's `Script` deserializes from), so a host's callbacks re-run
 //!   deterministically. [`merge_captures`] builds a recording from separate
 //!   stdin/stdout captures.
 
@@ -40,6 +40,4 @@ pub use model::{
 pub use recorder::TranscriptRecorder;
 pub use recording::{FramePayload, RecordedFrame, Recorder, read_recording, read_recording_from};
 pub use replay::{ReplayOptions, recording_to_script_json};
-#[cfg(feature = "testkit")]
-pub use replay::{recording_to_script, recording_to_script_with};
 pub use run::{CloseInfo, EntryPoint, ExitRecord, RunInfo};

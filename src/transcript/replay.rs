@@ -42,7 +42,22 @@ fn str_at<'a>(v: &'a Value, path: &[&str]) -> Option<&'a str> {
 }
 
 /// The fake CLI's script for `frames` (`{"steps": [...], "on_end":
-/// "wait_eof"}`), as JSON: no dependency on the testkit.
+/// "wait_eof"}`), as JSON, so the library needs no testkit: the testkit's
+/// `Script` deserializes from it.
+///
+/// ```no_run
+/// use claude_agent::transcript::{ReplayOptions, read_recording, recording_to_script_json};
+/// use claude_agent_testkit::Script;
+///
+/// let frames = read_recording("session.ndjson")?;
+/// let json = recording_to_script_json(&frames, &ReplayOptions::default());
+/// let script: Script = serde_json::from_value(json)?;
+/// let dir = tempfile::tempdir()?;
+/// let fake = script.install(dir.path())?;
+/// let mut cmd = fake.command(); // run the host against this instead of `claude`
+/// # let _ = &mut cmd;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn recording_to_script_json(frames: &[RecordedFrame], options: &ReplayOptions) -> Value {
     json!({"steps": script_steps(frames, options), "on_end": "wait_eof"})
 }
@@ -135,33 +150,4 @@ fn expect_step(
         _ => {}
     }
     step
-}
-
-/// The fake CLI's script for `frames`, as a testkit [`Script`](claude_agent_testkit::Script),
-/// with [`ReplayOptions::default`].
-///
-/// ```no_run
-/// use claude_agent::transcript::{read_recording, recording_to_script};
-///
-/// let frames = read_recording("session.ndjson")?;
-/// let dir = tempfile::tempdir()?;
-/// let fake = recording_to_script(&frames).install(dir.path())?;
-/// let mut cmd = fake.command(); // run the host against this instead of `claude`
-/// # let _ = &mut cmd;
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[cfg(feature = "testkit")]
-pub fn recording_to_script(frames: &[RecordedFrame]) -> claude_agent_testkit::Script {
-    recording_to_script_with(frames, &ReplayOptions::default())
-}
-
-/// [`recording_to_script`] with explicit options.
-#[cfg(feature = "testkit")]
-pub fn recording_to_script_with(
-    frames: &[RecordedFrame],
-    options: &ReplayOptions,
-) -> claude_agent_testkit::Script {
-    script_steps(frames, options)
-        .into_iter()
-        .fold(claude_agent_testkit::Script::new(), |s, step| s.step(step))
 }

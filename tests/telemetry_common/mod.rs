@@ -4,7 +4,9 @@
 
 use std::time::{Duration, Instant};
 
-use claude_agent::telemetry::InMemory;
+mod in_memory;
+
+pub use in_memory::{InMemory, in_memory};
 use opentelemetry::{KeyValue, Value};
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
 use opentelemetry_sdk::trace::SpanData;
@@ -37,7 +39,7 @@ fn matches(attrs: &mut dyn Iterator<Item = &KeyValue>, want: &[(&str, &str)]) ->
 }
 
 fn latest(mem: &InMemory) -> Option<ResourceMetrics> {
-    mem.metrics().unwrap().pop()
+    mem.metrics().pop()
 }
 
 /// The cumulative value of the counter (or up-down counter) `name` for
