@@ -1,40 +1,46 @@
-//! A one-line progress bar on a terminal's stderr.
+//! The progress bar on a terminal's stderr (indicatif).
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 pub(crate) struct Progress {
-    on: bool,
-    total: usize,
+    bar: ProgressBar,
 }
 
 impl Progress {
-    /// Drawn only when stderr is a terminal and the output is not JSON.
+    /// Drawn only when stderr is a terminal and the output is not JSON;
+    /// otherwise every call is a no-op.
     pub(crate) fn new(total: usize, json: bool) -> Self {
-        Self {
-            on: !json && std::io::stderr().is_terminal(),
-            total,
-        }
+        let target = if !json && std::io::stderr().is_terminal() {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        };
+        // The template is a constant; the fallback only guards a typo.
+        let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} done, {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .progress_chars("#>.");
+        let bar = ProgressBar::with_draw_target(Some(total as u64), target).with_style(style);
+        Self { bar }
     }
 
     pub(crate) fn draw(&self, done: usize, failed: usize, running: usize) {
-        if !self.on {
-            return;
-        }
-        const WIDTH: usize = 30;
-        let filled = (done * WIDTH).checked_div(self.total).unwrap_or(WIDTH);
-        let bar: String = "#".repeat(filled) + &".".repeat(WIDTH - filled.min(WIDTH));
-        let mut err = std::io::stderr().lock();
-        let _ = write!(
-            err,
-            "\r[{bar}] {done}/{} done, {running} running, {failed} failed ",
-            self.total
-        );
-        let _ = err.flush();
+        self.bar
+            .set_message(format!("{running} running, {failed} failed"));
+        self.bar.set_position(done as u64);
     }
 
+    /// Leaves the bar as last drawn; called on a drain and at the end, so
+    /// only the first call does anything.
     pub(crate) fn finish(&self) {
-        if self.on {
-            let _ = writeln!(std::io::stderr());
+        if !self.bar.is_finished() {
+            self.bar.abandon();
+            // indicatif leaves the cursor after the bar; what follows
+            // (the summary, the drain notice) starts on a line of its own.
+            if !self.bar.is_hidden() {
+                eprintln!();
+            }
         }
     }
 }
