@@ -2,9 +2,10 @@
 # Sets up everything the test suite needs on a fresh machine, then runs it.
 # Used as-is by CI (.ci/run) and by developers; see README.md.
 #
-# Real-CLI tests run against the pinned Claude Code CLI when it can be
-# installed (npm); without it they are skipped with a visible message,
-# unless CLAUDE_AGENT_REQUIRE_REAL_CLI=1 makes that a failure.
+# Real-CLI tests are #[ignore]d, so without the CLI cargo lists them as
+# ignored. When the pinned Claude Code CLI is named by CLAUDE_AGENT_CLI or
+# can be installed (npm), they run (--include-ignored) against it;
+# CLAUDE_AGENT_REQUIRE_REAL_CLI=1 makes a missing CLI a failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,13 +16,31 @@ command -v cargo >/dev/null || die "cargo not found: install the Rust toolchain 
 if [ -z "${CLAUDE_AGENT_CLI:-}" ]; then
   if cli=$(./scripts/install-cli.sh); then
     export CLAUDE_AGENT_CLI="$cli"
-    echo "real-CLI tests use $cli"
   elif [ "${CLAUDE_AGENT_REQUIRE_REAL_CLI:-}" = "1" ]; then
     die "the real Claude Code CLI is required but could not be installed"
   else
-    echo "warning: the real Claude Code CLI could not be installed; real-CLI tests will be skipped" >&2
+    echo "warning: the real Claude Code CLI could not be installed; real-CLI tests are ignored" >&2
   fi
 fi
 
+# Arguments for the test harness: the caller's (after their `--`, if any),
+# plus --include-ignored when there is a CLI to run the real-CLI tests on.
+cargo_args=()
+harness_args=()
+seen_separator=0
+for arg in "$@"; do
+  if [ "$seen_separator" = 0 ] && [ "$arg" = "--" ]; then
+    seen_separator=1
+  elif [ "$seen_separator" = 0 ]; then
+    cargo_args+=("$arg")
+  else
+    harness_args+=("$arg")
+  fi
+done
+if [ -n "${CLAUDE_AGENT_CLI:-}" ]; then
+  echo "real-CLI tests use $CLAUDE_AGENT_CLI"
+  harness_args+=(--include-ignored)
+fi
+
 cargo build --workspace --all-targets --locked
-cargo test --workspace --locked "$@"
+cargo test --workspace --locked "${cargo_args[@]}" -- "${harness_args[@]}"

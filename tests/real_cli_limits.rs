@@ -9,6 +9,7 @@ use real_cli::{Rig, kinds, shutdown, turn};
 use serde_json::json;
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn max_turns_one_with_a_tool_call_ends_in_error_max_turns() {
     let script = ModelScript::new()
         .reply(Reply::tool_use(
@@ -38,6 +39,7 @@ async fn max_turns_one_with_a_tool_call_ends_in_error_max_turns() {
 }
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn api_500_is_retried_then_the_turn_fails_with_api_error() {
     let script = ModelScript::new().fallback(Reply::error(500));
     let Some(rig) = Rig::start(script).await else {

@@ -24,6 +24,7 @@ fn session_file(rig: &Rig, session_id: &str) -> std::path::PathBuf {
 }
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn ordered_shutdown_leaves_a_complete_session_file() {
     let script = ModelScript::new().reply(Reply::text("Filed away."));
     let Some(rig) = Rig::start(script).await else {
@@ -57,6 +58,7 @@ async fn ordered_shutdown_leaves_a_complete_session_file() {
 }
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn resume_in_a_new_process_sends_the_first_conversation() {
     let script = ModelScript::new()
         .reply(Reply::text("Noted: pineapple."))

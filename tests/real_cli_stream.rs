@@ -11,6 +11,7 @@ use claude_agent_testkit::model::{Block, ModelScript, Reply};
 use real_cli::{Rig, assistant_text, kinds, shutdown, turn};
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn partial_messages_stream_events_then_the_whole_text() {
     let text = "one two three four five six";
     let script = ModelScript::new().reply(Reply::Message {
@@ -50,6 +51,7 @@ async fn partial_messages_stream_events_then_the_whole_text() {
 }
 
 #[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn an_interrupt_during_a_stalled_stream_ends_the_turn() {
     let script = ModelScript::new().reply(Reply::Hang {
         blocks_before: vec![Block::text("partial ")],

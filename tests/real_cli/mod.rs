@@ -1,9 +1,11 @@
 //! Shared rig for the `real_cli_*` tests: the real Claude Code CLI against a
 //! scripted Messages API on 127.0.0.1, each test with its own HOME and cwd.
 //!
-//! A test runs when `CLAUDE_AGENT_CLI` names the real CLI; it is skipped
-//! with a visible message otherwise, unless `CLAUDE_AGENT_REQUIRE_REAL_CLI=1`,
-//! which turns a missing CLI into a failure.
+//! Every test using it is `#[ignore]`d, so a plain `cargo test` lists it as
+//! ignored; `scripts/test.sh` adds `--include-ignored` when the CLI is
+//! installed. Run without `CLAUDE_AGENT_CLI` naming the real CLI, a test
+//! says so and returns, unless `CLAUDE_AGENT_REQUIRE_REAL_CLI=1`, which turns
+//! a missing CLI into a failure.
 #![allow(dead_code, unreachable_pub)]
 
 use std::path::{Path, PathBuf};
