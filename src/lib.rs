@@ -23,8 +23,8 @@ pub use options::Options;
 /// The runtime's types a host meets through the SDK: shutdown reports,
 /// lifecycle and diagnostic events, the idle watchdog.
 pub use claude_agent_actors::{
-    Diagnostic, Escalation, LifecycleEvent, SessionEvent, SessionStats, ShutdownCause,
-    ShutdownReport, Watchdog, WatchdogAction, process::ExitInfo,
+    Diagnostic, Escalation, EscalationStep, LifecycleEvent, SessionEvent, SessionStats,
+    ShutdownCause, ShutdownReport, StepReason, Watchdog, WatchdogAction, process::ExitInfo,
 };
 
 /// The README's examples, compiled as doctests so they stay true.

@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use claude_agent::host::{DrainOptions, Failure, HostConfig, HostError};
-use claude_agent::{Escalation, Host, ShutdownCause};
+use claude_agent::{Escalation, Host, ShutdownCause, StepReason};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
 
@@ -73,9 +73,19 @@ async fn drain_shuts_down_in_parallel_and_kills_what_is_left_at_the_deadline() {
         assert_eq!(r.cause, ShutdownCause::HostDrain);
         assert_eq!(r.escalation, Escalation::None);
     }
+    // The stuck session's own report tells the kill at the deadline: a step
+    // of its ladder, with its reason, and the escalation agrees.
     let out = stuck.outcome().await;
-    let exit = out.report.as_ref().unwrap().exit.unwrap();
-    assert_eq!(exit.signal, Some(libc::SIGKILL));
+    let r = out.report.as_ref().unwrap();
+    assert_eq!(r.exit.unwrap().signal, Some(libc::SIGKILL));
+    assert_eq!(r.escalation, Escalation::Kill, "{r:?}");
+    let kills: Vec<_> = r
+        .steps
+        .iter()
+        .filter(|s| s.to == Escalation::Kill)
+        .collect();
+    assert_eq!(kills.len(), 1, "{:?}", r.steps);
+    assert_eq!(kills[0].why, StepReason::KillRequested);
     // Two never left the queue; the third had the sixth slot. All three
     // were ended by the drain.
     let mut never_started = 0;

@@ -69,6 +69,7 @@ fn report(cause: ShutdownCause, exit: Option<ExitInfo>) -> ShutdownReport {
         cause,
         exit,
         escalation: Escalation::None,
+        steps: Vec::new(),
         timings: ShutdownTimings::default(),
         frames_after_eof: 0,
         handlers_cancelled: 0,

@@ -4,7 +4,10 @@
 //! length, so the readers here never buffer more than `max_line_bytes` (plus
 //! one read's worth of slack): a line past the limit is discarded chunk by
 //! chunk as it streams in, keeping only its first [`PREFIX_KEEP`] bytes for
-//! diagnostics. Both readers share one scanner ([`LineReader`] for async
+//! diagnostics. Memory follows: a line of any length costs at most the limit
+//! plus one read buffer (for limits of 1 MiB and up; a buffer jumps to the
+//! full limit, whose untouched pages cost nothing, rather than double by
+//! copying). Both readers share one scanner ([`LineReader`] for async
 //! streams, [`SyncLineReader`] for files read by the `replay` command), so the
 //! two cannot disagree on what a line is.
 //!
@@ -36,6 +39,11 @@ const SHRINK_ABOVE: usize = 64 * 1024;
 /// last read filled all the room it was given): one read per pipe-full
 /// instead of per 8 KiB, so fewer syscalls and fewer, larger bursts.
 const HOT_BUF: usize = 64 * 1024;
+/// A line growing past this gets a buffer of the full limit at once
+/// instead of doubling: growing by copying holds the old and the new buffer
+/// together (1.5-2x the line), while a fresh allocation of the limit costs
+/// only the pages written (the kernel maps the rest on first touch).
+const JUMP_ABOVE: usize = 1024 * 1024;
 
 /// One frame read from a newline-delimited stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -190,7 +198,11 @@ impl Scanner {
         } else {
             DEFAULT_BUF
         };
-        let target = (2 * len).clamp(floor, ceiling);
+        let target = if 2 * len > JUMP_ABOVE {
+            ceiling
+        } else {
+            (2 * len).clamp(floor, ceiling)
+        };
         // `with_capacity` allocates exactly; `reserve` would double.
         let mut fresh = BytesMut::with_capacity(target.max(len + MIN_SPARE));
         fresh.extend_from_slice(&self.buf);

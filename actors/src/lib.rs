@@ -66,6 +66,8 @@ pub use events::{
 pub use handler::{InboundHandler, InboundRequest, RejectAll};
 pub use registry::{SessionInfo, live_sessions};
 pub use session::Session;
-pub use shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+pub use shutdown::{
+    Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason,
+};
 pub use stream::{Frame, FrameStream};
 pub use tokio_util::sync::CancellationToken;

@@ -193,14 +193,27 @@ impl Session {
         self.closed().await
     }
 
-    /// Ends the CLI now: SIGKILL to its process group (abort for a channel
-    /// without signals), starting the ordered shutdown with `cause` if none
-    /// began. The shutdown then completes around the dead process and
-    /// publishes its report as usual ([`Session::closed`]). For deadlines:
-    /// a host's drain kills what is left when its deadline passes.
+    /// Ends the CLI now: the ordered shutdown (begun with `cause` if none
+    /// began) skips its graces and sends SIGKILL to the process group (abort
+    /// for a channel without signals), then completes around the dead
+    /// process. The kill is a step of the shutdown's own ladder, so the
+    /// report's `steps` and `escalation` and the `Escalated` event say so
+    /// ([`StepReason::KillRequested`](crate::StepReason::KillRequested)).
+    /// For deadlines: a host's drain kills what is left when its deadline
+    /// passes.
     pub fn kill(&self, cause: ShutdownCause) {
-        let _ = self.inner.supervisor.cast(SupervisorMsg::Shutdown(cause));
-        let _ = self.inner.children.transport.cast(TransportMsg::Kill);
+        let _ = self.inner.supervisor.cast(SupervisorMsg::Kill(cause));
+    }
+
+    /// Cuts the shutdown's current wait short: during `grace`, SIGTERM goes
+    /// to the group now; during `term_grace`, SIGKILL. Starts the ordered
+    /// shutdown (cause `Requested`) if none began; a hurry that arrives
+    /// before the ladder runs applies to its first wait. Meant for a second
+    /// Ctrl-C: the first starts the shutdown, the second sends SIGTERM, the
+    /// third SIGKILL. Each step is in the report
+    /// ([`StepReason::Hurried`](crate::StepReason::Hurried)).
+    pub fn hurry(&self) {
+        let _ = self.inner.supervisor.cast(SupervisorMsg::Hurry);
     }
 
     /// Waits until the session ended, for any reason.
@@ -214,6 +227,7 @@ impl Session {
                 },
                 exit: None,
                 escalation: Escalation::None,
+                steps: Vec::new(),
                 timings: ShutdownTimings::default(),
                 frames_after_eof: 0,
                 handlers_cancelled: 0,

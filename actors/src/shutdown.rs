@@ -58,6 +58,72 @@ pub enum Escalation {
     Kill,
 }
 
+/// Why a signal was sent (see [`EscalationStep`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum StepReason {
+    /// The CLI had not exited `grace` after stdin EOF.
+    GraceElapsed,
+    /// The CLI had not exited `term_grace` after SIGTERM.
+    TermGraceElapsed,
+    /// [`Session::hurry`](crate::Session::hurry) cut the current wait short
+    /// (a second Ctrl-C, say).
+    Hurried,
+    /// [`Session::kill`](crate::Session::kill) asked for SIGKILL at once (a
+    /// host's drain deadline, say).
+    KillRequested,
+    /// The CLI had exited; SIGKILL went to what it left in its group.
+    Leftovers,
+    /// The supervisor was killed or panicked; the group was killed as the
+    /// session's actors were dropped.
+    SupervisorLost,
+}
+
+/// One signal the shutdown sent, when, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
+pub struct EscalationStep {
+    /// `Term` for SIGTERM to the group; `Kill` for SIGKILL (or an abort of
+    /// a channel without signals).
+    pub to: Escalation,
+    /// When, from the start of the shutdown.
+    #[serde(rename = "at_ms", serialize_with = "ms")]
+    pub at: Duration,
+    /// Why.
+    pub why: StepReason,
+}
+
+impl Escalation {
+    /// How far a shutdown escalated, from what it sent and how the CLI
+    /// ended, so the two can never disagree: the highest step sent, except
+    /// that a SIGKILL the CLI did not die of (it exited, or died of SIGTERM,
+    /// before the KILL landed) does not count. Steps for leftovers after the
+    /// CLI exited never count.
+    pub fn from_steps(steps: &[EscalationStep], exit: Option<ExitInfo>) -> Escalation {
+        let sent = |to| {
+            steps
+                .iter()
+                .any(|s| s.to == to && s.why != StepReason::Leftovers)
+        };
+        let (term, kill) = (sent(Escalation::Term), sent(Escalation::Kill));
+        // Unknown status (no exit, or an aborted channel's status-less
+        // end) is taken as the kill's doing.
+        let died_of_kill = exit.is_none_or(|e| match (e.code, e.signal) {
+            (None, None) => true,
+            (_, Some(sig)) => sig == crate::process::Signal::Kill.number(),
+            (Some(_), None) => false,
+        });
+        if kill && died_of_kill {
+            Escalation::Kill
+        } else if term {
+            Escalation::Term
+        } else {
+            Escalation::None
+        }
+    }
+}
+
 /// When each phase ended, measured from the start of the shutdown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct ShutdownTimings {
@@ -105,8 +171,11 @@ pub struct ShutdownReport {
     pub cause: ShutdownCause,
     /// How the CLI ended, when known.
     pub exit: Option<ExitInfo>,
-    /// How far the shutdown escalated.
+    /// How far the shutdown escalated; derived from `steps` and `exit` by
+    /// [`Escalation::from_steps`].
     pub escalation: Escalation,
+    /// Every signal the shutdown sent, in order.
+    pub steps: Vec<EscalationStep>,
     /// Phase timings.
     pub timings: ShutdownTimings,
     /// Stdout frames read after EOF was sent on stdin (nothing lost).
@@ -129,57 +198,133 @@ pub(crate) trait Escalator {
 }
 
 /// What the ladder reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct LadderOutcome {
-    pub(crate) escalation: Escalation,
     pub(crate) exit: Option<ExitInfo>,
     /// True when the far end was seen to end.
     pub(crate) ended: bool,
-    pub(crate) term_sent: Option<Duration>,
-    pub(crate) kill_sent: Option<Duration>,
+    /// Every step sent, `at` measured from the ladder's start.
+    pub(crate) steps: Vec<EscalationStep>,
+}
+
+impl LadderOutcome {
+    fn sent(&self, to: Escalation) -> Option<Duration> {
+        self.steps.iter().find(|s| s.to == to).map(|s| s.at)
+    }
+    pub(crate) fn term_sent(&self) -> Option<Duration> {
+        self.sent(Escalation::Term)
+    }
+    pub(crate) fn kill_sent(&self) -> Option<Duration> {
+        self.sent(Escalation::Kill)
+    }
+}
+
+/// Requests to cut the ladder short, sent while it runs (or before).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Urge {
+    /// Each one ends the current wait (grace, then term_grace) early.
+    pub(crate) hurries: u32,
+    /// SIGKILL now, skipping SIGTERM.
+    pub(crate) kill: bool,
 }
 
 /// How long to wait after SIGKILL before giving up (a process in
 /// uninterruptible sleep); the group is also killed on drop.
 pub(crate) const AFTER_KILL_WAIT: Duration = Duration::from_secs(5);
 
+/// How one wait of the ladder ended.
+enum Waited {
+    Exited(Option<ExitInfo>),
+    Elapsed,
+    Hurried,
+    Kill,
+}
+
+/// Waits up to `limit` for the far end to end, or for an urge beyond the
+/// `consumed` hurries already acted on.
+async fn wait_step<E: Escalator>(
+    far: &mut E,
+    limit: Duration,
+    urge: &mut tokio::sync::watch::Receiver<Urge>,
+    consumed: u32,
+) -> Waited {
+    let urged = async {
+        match urge
+            .wait_for(|u| u.kill || u.hurries > consumed)
+            .await
+            .map(|u| *u)
+        {
+            Ok(u) if u.kill => Waited::Kill,
+            Ok(_) => Waited::Hurried,
+            // Nobody can urge any more: just wait.
+            Err(_) => futures::future::pending().await,
+        }
+    };
+    tokio::select! {
+        biased;
+        exit = far.exited() => Waited::Exited(exit),
+        why = urged => why,
+        () = tokio::time::sleep(limit) => Waited::Elapsed,
+    }
+}
+
 /// Waits `grace` for the far end to end, then terminates it (signals only
-/// where supported), waits `term_grace`, then kills it. `on_step` is told of
-/// each escalation as it happens.
+/// where supported), waits `term_grace`, then kills it. An urge cuts the
+/// current wait short (`hurries`) or goes straight to the kill (`kill`).
+/// `on_step` is told of each escalation as it happens.
 pub(crate) async fn run_ladder<E: Escalator>(
     far: &mut E,
     grace: Duration,
     term_grace: Duration,
+    mut urge: tokio::sync::watch::Receiver<Urge>,
     mut on_step: impl FnMut(Escalation),
 ) -> LadderOutcome {
     let start = tokio::time::Instant::now();
     let mut out = LadderOutcome {
-        escalation: Escalation::None,
         exit: None,
         ended: false,
-        term_sent: None,
-        kill_sent: None,
+        steps: Vec::new(),
     };
-    if let Ok(exit) = tokio::time::timeout(grace, far.exited()).await {
-        out.exit = exit;
-        out.ended = true;
-        return out;
-    }
-    if far.supports_signals() {
-        far.terminate();
-        out.escalation = Escalation::Term;
-        out.term_sent = Some(start.elapsed());
-        on_step(Escalation::Term);
-        if let Ok(exit) = tokio::time::timeout(term_grace, far.exited()).await {
+    let mut step = |out: &mut LadderOutcome, to, why| {
+        out.steps.push(EscalationStep {
+            to,
+            at: start.elapsed(),
+            why,
+        });
+        on_step(to);
+    };
+    let mut kill_why = StepReason::TermGraceElapsed;
+    match wait_step(far, grace, &mut urge, 0).await {
+        Waited::Exited(exit) => {
             out.exit = exit;
             out.ended = true;
             return out;
         }
+        Waited::Kill => kill_why = StepReason::KillRequested,
+        waited if far.supports_signals() => {
+            let why = match waited {
+                Waited::Hurried => StepReason::Hurried,
+                _ => StepReason::GraceElapsed,
+            };
+            far.terminate();
+            step(&mut out, Escalation::Term, why);
+            match wait_step(far, term_grace, &mut urge, 1).await {
+                Waited::Exited(exit) => {
+                    out.exit = exit;
+                    out.ended = true;
+                    return out;
+                }
+                Waited::Kill => kill_why = StepReason::KillRequested,
+                Waited::Hurried => kill_why = StepReason::Hurried,
+                Waited::Elapsed => {}
+            }
+        }
+        // No signals (an in-memory channel): after grace, the abort.
+        Waited::Hurried => kill_why = StepReason::Hurried,
+        Waited::Elapsed => kill_why = StepReason::GraceElapsed,
     }
     far.kill();
-    out.escalation = Escalation::Kill;
-    out.kill_sent = Some(start.elapsed());
-    on_step(Escalation::Kill);
+    step(&mut out, Escalation::Kill, kill_why);
     if let Ok(exit) = tokio::time::timeout(AFTER_KILL_WAIT, far.exited()).await {
         out.exit = exit;
         out.ended = true;
@@ -228,13 +373,23 @@ mod tests {
     const MS: Duration = Duration::from_millis(20);
 
     async fn ladder(signals: bool, exits_after: usize) -> (LadderOutcome, Vec<&'static str>) {
+        let (_keep, urge) = tokio::sync::watch::channel(Urge::default());
+        ladder_urged(signals, exits_after, MS, urge).await
+    }
+
+    async fn ladder_urged(
+        signals: bool,
+        exits_after: usize,
+        grace: Duration,
+        urge: tokio::sync::watch::Receiver<Urge>,
+    ) -> (LadderOutcome, Vec<&'static str>) {
         let mut m = Mock {
             signals,
             exits_after,
             steps: vec![],
         };
         let mut seen = vec![];
-        let out = run_ladder(&mut m, MS, MS, |e| seen.push(e)).await;
+        let out = run_ladder(&mut m, grace, grace, urge, |e| seen.push(e)).await;
         let expected: Vec<Escalation> = m
             .steps
             .iter()
@@ -247,38 +402,124 @@ mod tests {
             })
             .collect();
         assert_eq!(seen, expected, "on_step mirrors what was sent");
+        let recorded: Vec<Escalation> = out.steps.iter().map(|s| s.to).collect();
+        assert_eq!(recorded, expected, "the steps record what was sent");
         (out, m.steps)
+    }
+
+    fn escalation(out: &LadderOutcome) -> Escalation {
+        Escalation::from_steps(&out.steps, out.exit)
     }
 
     #[tokio::test]
     async fn exits_within_grace_sends_nothing() {
         let (out, steps) = ladder(true, 0).await;
-        assert_eq!(out.escalation, Escalation::None);
+        assert_eq!(escalation(&out), Escalation::None);
         assert!(out.ended && steps.is_empty());
-        assert_eq!(out.term_sent, None);
+        assert_eq!(out.term_sent(), None);
     }
 
     #[tokio::test]
     async fn term_is_enough() {
         let (out, steps) = ladder(true, 1).await;
-        assert_eq!(out.escalation, Escalation::Term);
+        assert_eq!(escalation(&out), Escalation::Term);
         assert_eq!(steps, ["term"]);
-        assert!(out.ended && out.term_sent.is_some() && out.kill_sent.is_none());
+        assert!(out.ended && out.term_sent().is_some() && out.kill_sent().is_none());
+        assert_eq!(out.steps[0].why, StepReason::GraceElapsed);
     }
 
     #[tokio::test]
     async fn ignores_term_gets_killed() {
         let (out, steps) = ladder(true, 2).await;
-        assert_eq!(out.escalation, Escalation::Kill);
+        // The mock exits with a code, not by SIGKILL: the KILL did not end
+        // it, so the escalation that did is TERM.
+        assert_eq!(escalation(&out), Escalation::Term);
         assert_eq!(steps, ["term", "kill"]);
+        assert_eq!(out.steps[1].why, StepReason::TermGraceElapsed);
         assert_eq!(out.exit.and_then(|e| e.code), Some(2));
     }
 
     #[tokio::test]
     async fn no_signals_means_close_then_abort() {
         let (out, steps) = ladder(false, 1).await;
-        assert_eq!(out.escalation, Escalation::Kill);
+        assert_eq!(out.steps[0].to, Escalation::Kill);
         assert_eq!(steps, ["kill"], "no SIGTERM step without signal support");
         assert!(out.ended);
+    }
+
+    const LONG: Duration = Duration::from_secs(3600);
+
+    #[tokio::test]
+    async fn a_hurry_during_grace_sends_sigterm_at_once() {
+        let (tx, urge) = tokio::sync::watch::channel(Urge::default());
+        tx.send_modify(|u| u.hurries += 1);
+        let (out, steps) = ladder_urged(true, 1, LONG, urge).await;
+        assert_eq!(steps, ["term"]);
+        assert_eq!(out.steps[0].why, StepReason::Hurried);
+        assert!(out.steps[0].at < LONG);
+    }
+
+    #[tokio::test]
+    async fn two_hurries_skip_both_graces() {
+        let (tx, urge) = tokio::sync::watch::channel(Urge::default());
+        tx.send_modify(|u| u.hurries += 2);
+        let (out, steps) = ladder_urged(true, 2, LONG, urge).await;
+        assert_eq!(steps, ["term", "kill"]);
+        assert!(out.steps.iter().all(|s| s.why == StepReason::Hurried));
+    }
+
+    #[tokio::test]
+    async fn a_kill_urge_skips_sigterm() {
+        let (tx, urge) = tokio::sync::watch::channel(Urge::default());
+        tx.send_modify(|u| u.kill = true);
+        let (out, steps) = ladder_urged(true, 1, LONG, urge).await;
+        assert_eq!(steps, ["kill"]);
+        assert_eq!(out.steps[0].why, StepReason::KillRequested);
+    }
+
+    fn step(to: Escalation, why: StepReason) -> EscalationStep {
+        EscalationStep {
+            to,
+            at: Duration::ZERO,
+            why,
+        }
+    }
+
+    #[test]
+    fn escalation_names_what_ended_the_cli() {
+        use crate::process::Signal;
+        let died_of = |s: Signal| {
+            Some(ExitInfo {
+                code: None,
+                signal: Some(s.number()),
+            })
+        };
+        let term = step(Escalation::Term, StepReason::GraceElapsed);
+        let kill = step(Escalation::Kill, StepReason::TermGraceElapsed);
+        let leftovers = step(Escalation::Kill, StepReason::Leftovers);
+        // TERM and KILL sent at once (zero graces), the CLI died of TERM.
+        assert_eq!(
+            Escalation::from_steps(&[term, kill], died_of(Signal::Term)),
+            Escalation::Term
+        );
+        assert_eq!(
+            Escalation::from_steps(&[term, kill], died_of(Signal::Kill)),
+            Escalation::Kill
+        );
+        // Killed, status unknown (the kill wait ran out).
+        assert_eq!(
+            Escalation::from_steps(&[term, kill], None),
+            Escalation::Kill
+        );
+        // Leftovers after a clean exit are not an escalation.
+        let clean = Some(ExitInfo {
+            code: Some(0),
+            signal: None,
+        });
+        assert_eq!(
+            Escalation::from_steps(&[leftovers], clean),
+            Escalation::None
+        );
+        assert_eq!(Escalation::from_steps(&[], clean), Escalation::None);
     }
 }

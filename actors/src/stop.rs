@@ -24,7 +24,10 @@ use crate::error::{ControlError, SessionError};
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::shared::Shared;
-use crate::shutdown::{Escalator, ShutdownCause, ShutdownReport, ShutdownTimings, run_ladder};
+use crate::shutdown::{
+    Escalation, EscalationStep, Escalator, ShutdownCause, ShutdownReport, ShutdownTimings,
+    StepReason, Urge, run_ladder,
+};
 use crate::supervisor::SupervisorMsg;
 use crate::transport::{EndedWatch, TransportMsg};
 
@@ -45,6 +48,7 @@ pub(crate) struct StopContext {
     pub(crate) supports_signals: bool,
     pub(crate) grace: Duration,
     pub(crate) term_grace: Duration,
+    pub(crate) urge: tokio::sync::watch::Receiver<Urge>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
 }
 
@@ -129,19 +133,34 @@ pub(crate) async fn run(ctx: StopContext) {
         ended: ctx.ended.clone(),
         signals: ctx.supports_signals,
     };
-    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, |to| {
+    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, ctx.urge, |to| {
         sh.lifecycle(LifecycleEvent::Escalated { to });
     })
     .await;
     let exited = ladder.ended.then(|| t0.elapsed());
     let exit = ladder.exit.or_else(|| current_exit(&ctx.ended));
+    let mut steps: Vec<EscalationStep> = ladder
+        .steps
+        .iter()
+        .map(|s| EscalationStep {
+            at: s.at + stdin_closed,
+            ..*s
+        })
+        .collect();
     if ladder.ended {
         // The CLI is gone, so what is left in its stdout pipe is bounded:
         // read it all even past the byte cap, so nothing printed is lost
         // to a slow consumer.
         sh.budget.lift();
         // A Bash tool's background job dies with the session.
-        let _ = ractor::call_t!(transport, TransportMsg::Cleanup, 2000);
+        let at = t0.elapsed();
+        if let Ok(Ok(true)) = ractor::call_t!(transport, TransportMsg::Cleanup, 2000) {
+            steps.push(EscalationStep {
+                to: Escalation::Kill,
+                at,
+                why: StepReason::Leftovers,
+            });
+        }
     }
     let drain = async {
         sh.stdout_done.cancelled().await;
@@ -173,16 +192,17 @@ pub(crate) async fn run(ctx: StopContext) {
     let report = ShutdownReport {
         cause: ctx.cause,
         exit,
-        escalation: ladder.escalation,
+        escalation: Escalation::from_steps(&steps, exit),
         timings: ShutdownTimings {
             pending_failed,
             stdin_closed,
-            term_sent: ladder.term_sent.map(|d| d + stdin_closed),
-            kill_sent: ladder.kill_sent.map(|d| d + stdin_closed),
+            term_sent: ladder.term_sent().map(|d| d + stdin_closed),
+            kill_sent: ladder.kill_sent().map(|d| d + stdin_closed),
             exited,
             drained,
             total: t0.elapsed(),
         },
+        steps,
         frames_after_eof,
         handlers_cancelled,
         requests_failed,

@@ -27,7 +27,9 @@ use crate::config::Watchdog;
 use crate::handler::InboundHandler;
 use crate::process::ExitInfo;
 use crate::shared::Shared;
-use crate::shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+use crate::shutdown::{
+    Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason, Urge,
+};
 use crate::stop::{self, StopContext};
 use crate::transport::EndedWatch;
 use crate::watchdog;
@@ -39,6 +41,11 @@ const EOF_SETTLE: Duration = Duration::from_millis(250);
 
 pub(crate) enum SupervisorMsg {
     Shutdown(ShutdownCause),
+    /// Cut the ladder's current wait short (starting the shutdown with
+    /// `Requested` if it has not begun).
+    Hurry,
+    /// Shut down with this cause and SIGKILL at once, skipping the graces.
+    Kill(ShutdownCause),
     FarEndEnded(Option<ExitInfo>),
     StdoutEof,
     EofSettled,
@@ -73,6 +80,8 @@ pub(crate) struct SupervisorState {
     grace: Duration,
     term_grace: Duration,
     stopping: bool,
+    /// Requests to cut the shutdown ladder short; the stop task watches it.
+    urge: watch::Sender<Urge>,
     _stderr: Option<AbortOnDropHandle<()>>,
     _watchdog: Option<AbortOnDropHandle<()>>,
     stop_task: Option<AbortOnDropHandle<()>>,
@@ -85,12 +94,24 @@ impl Drop for SupervisorState {
         // linked children), and with them the process group.
         if self.shared.report().is_none() {
             self.shared.begin_closing();
+            let exit = self.ended.borrow().and_then(|e| e.exit);
+            // Unless the CLI had already ended, the transport's process
+            // handle is dropped with us, which SIGKILLs the group.
+            let steps = match exit {
+                Some(_) => Vec::new(),
+                None => vec![EscalationStep {
+                    to: Escalation::Kill,
+                    at: Duration::ZERO,
+                    why: StepReason::SupervisorLost,
+                }],
+            };
             self.shared.publish_report(ShutdownReport {
                 cause: ShutdownCause::Fatal {
                     reason: "the session supervisor stopped unexpectedly".into(),
                 },
-                exit: self.ended.borrow().and_then(|e| e.exit),
-                escalation: Escalation::Kill,
+                exit,
+                escalation: Escalation::from_steps(&steps, exit),
+                steps,
                 timings: ShutdownTimings::default(),
                 frames_after_eof: 0,
                 handlers_cancelled: 0,
@@ -119,6 +140,7 @@ impl SupervisorState {
             supports_signals: self.supports_signals,
             grace: self.grace,
             term_grace: self.term_grace,
+            urge: self.urge.subscribe(),
             supervisor: myself.clone(),
         };
         let span = self.shared.span.clone();
@@ -199,6 +221,7 @@ impl Actor for SessionSupervisor {
             grace,
             term_grace,
             stopping: false,
+            urge: watch::channel(Urge::default()).0,
             _stderr: stderr_task,
             _watchdog: watchdog_task,
             stop_task: None,
@@ -213,6 +236,14 @@ impl Actor for SessionSupervisor {
     ) -> Result<(), ActorProcessingErr> {
         match msg {
             SupervisorMsg::Shutdown(cause) => st.begin(&myself, cause),
+            SupervisorMsg::Hurry => {
+                st.urge.send_modify(|u| u.hurries += 1);
+                st.begin(&myself, ShutdownCause::Requested);
+            }
+            SupervisorMsg::Kill(cause) => {
+                st.urge.send_modify(|u| u.kill = true);
+                st.begin(&myself, cause);
+            }
             SupervisorMsg::FarEndEnded(exit) => {
                 st.begin(&myself, ShutdownCause::CliExited { exit })
             }

@@ -50,7 +50,7 @@ pub(crate) enum TransportMsg {
     /// Forceful stop (SIGKILL to the group, or abort).
     Kill,
     /// After the far end ended: kill leftovers of the group.
-    Cleanup(RpcReplyPort<Result<(), String>>),
+    Cleanup(RpcReplyPort<Result<bool, String>>),
 }
 
 enum WriterCmd {
@@ -61,7 +61,7 @@ enum WriterCmd {
 enum LifeCmd {
     Terminate,
     Kill,
-    Cleanup(RpcReplyPort<Result<(), String>>),
+    Cleanup(RpcReplyPort<Result<bool, String>>),
 }
 
 pub(crate) struct TransportArgs {

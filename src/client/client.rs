@@ -365,6 +365,14 @@ impl Client {
         report
     }
 
+    /// Cuts the shutdown's current wait short: during `grace`, SIGTERM to
+    /// the group now; during `term_grace`, SIGKILL. Starts the ordered
+    /// shutdown if none began. Meant for a second (and third) Ctrl-C while
+    /// [`shutdown`](Self::shutdown) runs; each step is in the report.
+    pub fn hurry(&self) {
+        self.inner.session.hurry();
+    }
+
     /// The transcript so far, when enabled with
     /// [`ClientBuilder::transcript`]; after [`shutdown`](Self::shutdown) it
     /// includes how the session closed.

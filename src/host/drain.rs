@@ -152,7 +152,6 @@ pub(crate) async fn drain_running(
         match outcome.report.as_ref().map(|r| r.escalation) {
             Some(Escalation::Term) => report.escalations_term += 1,
             Some(Escalation::Kill) => report.escalations_kill += 1,
-            _ if killed => report.escalations_kill += 1,
             _ => {}
         }
         let cause = outcome

@@ -156,6 +156,7 @@ mod tests {
             cause,
             exit,
             escalation: Escalation::Term,
+            steps: Vec::new(),
             timings: ShutdownTimings::default(),
             frames_after_eof: 0,
             handlers_cancelled: 0,

@@ -239,7 +239,7 @@ impl ChannelControl for DuplexControl {
         Ok(None)
     }
 
-    fn cleanup(&mut self) -> io::Result<()> {
-        Ok(())
+    fn cleanup(&mut self) -> io::Result<bool> {
+        Ok(false)
     }
 }

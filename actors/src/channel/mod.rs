@@ -89,8 +89,8 @@ pub trait ChannelControl: Send + 'static {
     /// The far end's exit status if it has ended, without waiting.
     fn try_wait(&mut self) -> std::io::Result<Option<ExitInfo>>;
     /// After the far end ended: kill leftovers (the rest of the process
-    /// group).
-    fn cleanup(&mut self) -> std::io::Result<()>;
+    /// group). Returns whether anything was left to kill.
+    fn cleanup(&mut self) -> std::io::Result<bool>;
 }
 
 /// Why a channel could not be opened.

@@ -169,7 +169,7 @@ impl ChannelControl for SubprocessControl {
         self.child.try_wait()
     }
 
-    fn cleanup(&mut self) -> std::io::Result<()> {
-        self.child.kill_group_remnants().map(|_| ())
+    fn cleanup(&mut self) -> std::io::Result<bool> {
+        self.child.kill_group_remnants().map(|n| n > 0)
     }
 }

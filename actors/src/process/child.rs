@@ -215,7 +215,12 @@ impl ChildProcess {
     /// Caveat: once the leader is reaped and the group empty, the kernel may
     /// reuse the number; call this promptly after reaping.
     pub fn kill_group_remnants(&self) -> std::io::Result<usize> {
-        kill_group_raw(self.pgid(), Signal::Kill).map(usize::from)
+        let killed = kill_group_raw(self.pgid(), Signal::Kill).map(usize::from);
+        if self.leader.exit.is_some() {
+            // Reaped and the group killed: nothing left for the keeper.
+            super::keeper::forget(self.pgid());
+        }
+        killed
     }
 }
 
@@ -225,6 +230,7 @@ impl Drop for ChildProcess {
             (None, Some(child)) => threads::kill_and_reap(child),
             _ => {
                 let _ = kill_group_raw(self.leader.pid, Signal::Kill);
+                super::keeper::forget(self.leader.pid);
             }
         }
     }

@@ -7,13 +7,18 @@
 //!
 //! # Design and caveats
 //!
-//! - **One spawner thread.** On Linux the child gets `SIGKILL` when its
-//!   parent dies (`PR_SET_PDEATHSIG`). The kernel fires that signal when the
-//!   *thread* that forked the child exits, so all spawns go through one
-//!   dedicated thread that never exits. The child also checks, before
-//!   `exec`, that its parent is still us (we may have died before `prctl`).
-//!   Using a `pre_exec` hook makes std use `fork` rather than `posix_spawn`.
-//!   Set [`ProcessSpec::parent_death_signal`] to `false` to opt out.
+//! - **Nothing outlives the host.** A small keeper process (see
+//!   [`keeper_pid`]), started at the first spawn, SIGKILLs every registered
+//!   CLI process group when the host dies, however it dies. Spawns therefore
+//!   need no `pre_exec` hook, and std starts the CLI with `posix_spawn`
+//!   (vfork-style: the host's page tables are not copied). Set
+//!   [`ProcessSpec::parent_death_signal`] to `false` to opt out.
+//! - **One spawner thread.** Where no keeper can run, the child gets
+//!   `SIGKILL` when its parent dies (`PR_SET_PDEATHSIG`, set in a `pre_exec`
+//!   hook, so std forks). The kernel fires that signal when the *thread*
+//!   that forked the child exits, so all spawns go through one dedicated
+//!   thread that never exits. The child also checks, before `exec`, that its
+//!   parent is still us (we may have died before `prctl`).
 //! - **Not `tokio::process`.** We spawn with `std::process` on that thread
 //!   (tokio's `Command` needs a runtime context there and ties reaping to the
 //!   runtime's SIGCHLD handling), then wrap the pipes as tokio types and wait
@@ -42,6 +47,7 @@
 mod child;
 mod control;
 mod exit;
+mod keeper;
 mod registry;
 mod spec;
 mod sys;
@@ -50,6 +56,7 @@ mod threads;
 pub use child::ChildProcess;
 pub use control::ProcessControl;
 pub use exit::{ExitInfo, Signal, signal_name};
+pub use keeper::{keeper_pid, registered_groups};
 pub use registry::{ProcessInfo, live_processes};
 pub use spec::ProcessSpec;
 
@@ -63,6 +70,7 @@ pub async fn spawn(spec: ProcessSpec) -> std::io::Result<ChildProcess> {
             "spawning a process needs a tokio runtime: {e}"
         )));
     }
-    let child = threads::spawn_on_spawner(spec.command()).await?;
+    let kept = spec.parent_death_signal && keeper::ensure();
+    let child = threads::spawn_on_spawner(spec.command(kept), kept).await?;
     ChildProcess::from_std(child, spec.session_label)
 }

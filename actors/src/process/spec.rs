@@ -23,7 +23,9 @@ pub struct ProcessSpec {
     pub env_remove: Vec<OsString>,
     /// Working directory; `None` inherits ours.
     pub cwd: Option<PathBuf>,
-    /// Linux only: the child gets `SIGKILL` when this process dies.
+    /// The child's process group gets `SIGKILL` when this process dies, even
+    /// by `SIGKILL`: through the [keeper](super::keeper_pid), or where none
+    /// can run, through the Linux parent-death signal (the CLI only).
     pub parent_death_signal: bool,
     /// A label shown in [`live_processes`](super::live_processes).
     pub session_label: Option<String>,
@@ -44,8 +46,10 @@ impl ProcessSpec {
         }
     }
 
-    /// Builds the std command: own process group, all stdio piped.
-    pub(crate) fn command(&self) -> std::process::Command {
+    /// Builds the std command: own process group, all stdio piped. `kept`:
+    /// the keeper guards the group, so no `pre_exec` hook is needed and std
+    /// spawns with `posix_spawn` instead of `fork`.
+    pub(crate) fn command(&self, kept: bool) -> std::process::Command {
         let mut cmd = std::process::Command::new(&self.program);
         cmd.args(&self.args);
         for key in &self.env_remove {
@@ -62,7 +66,7 @@ impl ProcessSpec {
             .stderr(std::process::Stdio::piped());
         #[cfg(unix)]
         std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-        if self.parent_death_signal {
+        if self.parent_death_signal && !kept {
             super::sys::set_parent_death_signal(&mut cmd);
         }
         cmd

@@ -19,32 +19,40 @@ use tokio::sync::oneshot;
 
 type SpawnReply = oneshot::Sender<std::io::Result<Child>>;
 
+/// A command, whether the keeper guards its group, and where to answer.
+type SpawnJob = (Command, bool, SpawnReply);
+
 fn thread_gone() -> std::io::Error {
     std::io::Error::other("process helper thread is not running")
 }
 
-/// Spawns `cmd` on the spawner thread. If the caller stops waiting, the
-/// child is killed and reaped rather than leaked.
-pub(super) async fn spawn_on_spawner(cmd: Command) -> std::io::Result<Child> {
-    static SPAWNER: OnceLock<Mutex<mpsc::Sender<(Command, SpawnReply)>>> = OnceLock::new();
+/// Spawns `cmd` on the spawner thread; with `kept`, its group is registered
+/// with the keeper before the caller hears of it. If the caller stops
+/// waiting, the child is killed and reaped rather than leaked.
+pub(super) async fn spawn_on_spawner(cmd: Command, kept: bool) -> std::io::Result<Child> {
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
     let (reply, answer) = oneshot::channel();
     let sender = SPAWNER.get_or_init(|| Mutex::new(start_spawner()));
     sender
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .send((cmd, reply))
+        .send((cmd, kept, reply))
         .map_err(|_| thread_gone())?;
     answer.await.map_err(|_| thread_gone())?
 }
 
-fn start_spawner() -> mpsc::Sender<(Command, SpawnReply)> {
-    let (tx, rx) = mpsc::channel::<(Command, SpawnReply)>();
+fn start_spawner() -> mpsc::Sender<SpawnJob> {
+    let (tx, rx) = mpsc::channel::<SpawnJob>();
     let started = std::thread::Builder::new()
         .name("claude-agent-spawner".into())
         .spawn(move || {
             // The sender lives in a static, so this loop never ends.
-            while let Ok((mut cmd, reply)) = rx.recv() {
-                if let Err(Ok(child)) = reply.send(cmd.spawn()) {
+            while let Ok((mut cmd, kept, reply)) = rx.recv() {
+                let spawned = cmd.spawn();
+                if let (Ok(child), true) = (&spawned, kept) {
+                    super::keeper::register(child.id());
+                }
+                if let Err(Ok(child)) = reply.send(spawned) {
                     // The caller went away mid-spawn.
                     kill_and_reap(child);
                 }
@@ -59,6 +67,7 @@ fn start_spawner() -> mpsc::Sender<(Command, SpawnReply)> {
 /// SIGKILLs the child's group and reaps it, without blocking the caller.
 pub(super) fn kill_and_reap(mut child: Child) {
     let _ = super::child::kill_group_raw(child.id(), super::Signal::Kill);
+    super::keeper::forget(child.id());
     match child.try_wait() {
         Ok(Some(_)) | Err(_) => super::registry::remove(child.id()),
         Ok(None) => hand_to_reaper(child),
