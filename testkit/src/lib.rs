@@ -16,7 +16,7 @@ pub use error::TestkitError;
 pub use install::FakeCli;
 pub use locate::{ENV_FAKE_CLI, fake_cli_path};
 pub use procs::{
-    ProcState, group_members, process_alive, process_group, process_state, wait_until_exited,
-    wait_until_gone,
+    ProcState, child_pids, group_members, process_alive, process_group, process_state,
+    wait_until_exited, wait_until_gone,
 };
 pub use script::{OnEnd, Script, Stream};

@@ -92,6 +92,27 @@ pub fn group_members(pgid: u32) -> Vec<u32> {
     pids
 }
 
+/// Pids of the live children of `ppid` (zombies excluded), from
+/// `/proc/*/stat`. Empty where `/proc` is unavailable.
+pub fn child_pids(ppid: u32) -> Vec<u32> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut pids: Vec<u32> = dir
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .filter(|&pid| parent_of(pid) == Some(ppid) && process_state(pid) == ProcState::Running)
+        .collect();
+    pids.sort_unstable();
+    pids
+}
+
+fn parent_of(pid: u32) -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_ascii_whitespace().nth(1)?.parse().ok()
+}
+
 /// The process group of `pid`, from `/proc/<pid>/stat`.
 pub fn process_group(pid: u32) -> Option<u32> {
     stat_fields(pid).map(|(_, pgrp)| pgrp)
