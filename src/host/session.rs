@@ -25,10 +25,12 @@ impl fmt::Display for SessionId {
     }
 }
 
-/// Where a hosted session is in its life.
+/// Where a hosted session is in its life (not to be confused with
+/// [`protocol::SessionState`](crate::protocol::SessionState), the CLI's own
+/// `session_state_changed` report).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub enum SessionState {
+pub enum SessionStatus {
     /// Waiting for admission.
     Queued,
     /// Admitted; the CLI is starting (`attempt` 0 is the first start, then
@@ -144,7 +146,7 @@ impl Failure {
 pub struct SessionHandle {
     pub(crate) id: SessionId,
     pub(crate) tenant: Arc<str>,
-    pub(crate) state: watch::Receiver<SessionState>,
+    pub(crate) state: watch::Receiver<SessionStatus>,
     pub(crate) stop: CancellationToken,
     pub(crate) host: ActorRef<HostMsg>,
 }
@@ -160,8 +162,8 @@ impl SessionHandle {
         &self.tenant
     }
 
-    /// Its state now.
-    pub fn state(&self) -> SessionState {
+    /// Where it is in its life now.
+    pub fn status(&self) -> SessionStatus {
         self.state.borrow().clone()
     }
 
@@ -170,13 +172,13 @@ impl SessionHandle {
     pub async fn client(&self) -> Result<Client, HostError> {
         let mut rx = self.state.clone();
         let state = rx
-            .wait_for(|s| matches!(s, SessionState::Running { .. } | SessionState::Ended(_)))
+            .wait_for(|s| matches!(s, SessionStatus::Running { .. } | SessionStatus::Ended(_)))
             .await
             .map_err(|_| HostError::Gone)?
             .clone();
         match state {
-            SessionState::Running { client, .. } => Ok(client),
-            SessionState::Ended(outcome) => Err(HostError::Ended {
+            SessionStatus::Running { client, .. } => Ok(client),
+            SessionStatus::Ended(outcome) => Err(HostError::Ended {
                 id: self.id,
                 failure: outcome.failure.clone(),
             }),
@@ -187,7 +189,7 @@ impl SessionHandle {
     /// The live client, if it is running now.
     pub fn current_client(&self) -> Option<Client> {
         match &*self.state.borrow() {
-            SessionState::Running { client, .. } => Some(client.clone()),
+            SessionStatus::Running { client, .. } => Some(client.clone()),
             _ => None,
         }
     }
@@ -196,11 +198,11 @@ impl SessionHandle {
     pub async fn outcome(&self) -> Arc<SessionOutcome> {
         let mut rx = self.state.clone();
         let ended = rx
-            .wait_for(|s| matches!(s, SessionState::Ended(_)))
+            .wait_for(|s| matches!(s, SessionStatus::Ended(_)))
             .await
             .map(|s| s.clone());
         match ended {
-            Ok(SessionState::Ended(outcome)) => outcome,
+            Ok(SessionStatus::Ended(outcome)) => outcome,
             // The sender lives until the outcome is published; never hang regardless.
             _ => Arc::new(SessionOutcome {
                 id: self.id,

@@ -90,7 +90,8 @@ pub use control::hook_output::{
     PermissionRequestOutput, PreToolUseOutput,
 };
 pub use control::initialize::{
-    AgentDefinition, AgentInfo, HookMatcher, InitializeRequest, ModelInfo, ServerInfo, SlashCommand,
+    AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo, ServerInfo,
+    SlashCommand,
 };
 pub use control::mcp::{
     JsonRpcError, JsonRpcId, JsonRpcKind, JsonRpcMessage, McpMessageRequest, McpResponse,
@@ -103,8 +104,8 @@ pub use control::requests::{
     EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
 };
 pub use control::{
-    ControlCancelRequest, ControlError, ControlRequest, ControlRequestPayload, ControlResponse,
-    ControlResponseBody, ControlSuccess,
+    ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,
+    ControlResponse, ControlResponseBody, ControlSuccess,
 };
 pub use conversation_reset::ConversationReset;
 pub use error::{EncodeError, ParseError};
