@@ -47,9 +47,10 @@ fn calc() -> SdkMcpServer {
                     Err::<ToolResult, _>(CallbackError::from("disk on fire"))
                 },
             )
-            .annotations(ToolAnnotations {
-                read_only_hint: Some(true),
-                ..Default::default()
+            .annotations({
+                let mut hints = ToolAnnotations::default();
+                hints.read_only_hint = Some(true);
+                hints
             }),
         )
         .tool(Tool::new(

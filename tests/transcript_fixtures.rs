@@ -15,7 +15,7 @@ use claude_agent::transcript::{
     Transcript, TranscriptRecorder, UsageSource,
 };
 use claude_agent_actors::process::ExitInfo;
-use claude_agent_actors::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+use claude_agent_actors::{Escalation, ShutdownCause, ShutdownReport};
 use serde_json::{Value, json};
 
 fn fixture(name: &str, file: &str) -> String {
@@ -65,16 +65,7 @@ fn one_turn(name: &str, rec: &TranscriptRecorder) {
 }
 
 fn report(cause: ShutdownCause, exit: Option<ExitInfo>) -> ShutdownReport {
-    ShutdownReport {
-        cause,
-        exit,
-        escalation: Escalation::None,
-        timings: ShutdownTimings::default(),
-        frames_after_eof: 0,
-        handlers_cancelled: 0,
-        requests_failed: 0,
-        stderr_tail: Vec::new(),
-    }
+    ShutdownReport::new(cause, exit, Escalation::None)
 }
 
 fn clean_exit() -> ShutdownReport {

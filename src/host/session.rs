@@ -59,6 +59,7 @@ pub enum SessionStatus {
 
 /// How a hosted session ended.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SessionOutcome {
     /// The session.
     pub id: SessionId,

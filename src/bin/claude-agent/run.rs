@@ -342,6 +342,7 @@ impl Printer {
         let (behavior, message) = match result {
             PermissionResult::Allow { .. } => ("allow", None),
             PermissionResult::Deny { message, .. } => ("deny", Some(message.clone())),
+            _ => ("other", None),
         };
         if self.json {
             return self.line(
