@@ -10,6 +10,9 @@
 //!   ([`Extras`]), and unknown `type`s, subtypes, blocks and hook events
 //!   are values (`Unknown`/`Other` variants with their raw JSON), so a parse
 //!   -> serialize round trip loses nothing.
+//! - The CLI keeps adding fields, subtypes and blocks, so every type here is
+//!   `#[non_exhaustive]`: build one from `Default` (or its constructor) and
+//!   set fields, and match with a `_` arm.
 //! - Errors are typed ([`ParseError`]): not JSON, malformed JSON (with
 //!   line/column), a missing required field or an invalid field, each
 //!   naming the message type and field and carrying the line's prefix.
@@ -72,6 +75,7 @@ mod result;
 mod stream_event;
 mod system;
 mod system_events;
+mod transcript_mirror;
 mod usage;
 mod user;
 
@@ -128,5 +132,6 @@ pub use system_events::{
     ApiRetry, CompactBoundary, HookResponse, HookStarted, TaskNotification, TaskProgress,
     TaskStarted, TaskUpdated,
 };
+pub use transcript_mirror::TranscriptMirror;
 pub use usage::Usage;
 pub use user::{ToolUseResult, UserApiMessage, UserMessage};
