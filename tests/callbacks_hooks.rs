@@ -13,7 +13,7 @@ use claude_agent::protocol::{
     AdditionalContextOutput, HookEvent, HookInput, HookOutput, HookSpecificOutput,
     PermissionDecision, PermissionUpdate,
 };
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 

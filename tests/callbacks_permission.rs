@@ -13,7 +13,7 @@ use claude_agent::protocol::{
     PermissionBehavior, PermissionRequest, PermissionResult, PermissionRule, PermissionUpdate,
     PermissionUpdateDestination, RulesUpdate,
 };
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 
 fn can_use_tool(tool: &str) -> Value {

@@ -208,7 +208,8 @@ async fn a_session_that_cannot_start_fails_alone() {
     let good = host.submit("a", f.builder(), "hi").await.unwrap();
     let out = bad.outcome().await;
     assert!(
-        matches!(out.failure, Some(Failure::Connect(_))),
+        // The cause survives as a typed error, not a string.
+        matches!(&out.failure, Some(Failure::Connect(e)) if e.is_cli_not_found()),
         "{:?}",
         out.failure
     );

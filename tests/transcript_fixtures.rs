@@ -10,12 +10,12 @@ use claude_agent::callbacks::Decision;
 use claude_agent::protocol::{
     HookOutput, Message, PermissionResult, StdoutFrame, UserMessage, parse_line, parse_message,
 };
+use claude_agent::runtime::process::ExitInfo;
+use claude_agent::runtime::{Escalation, ShutdownCause, ShutdownReport};
 use claude_agent::transcript::{
     ControlOutcome, ControlRecord, DecisionRecord, Direction, EntryPoint, RunInfo, TokenUsage,
     Transcript, TranscriptRecorder, UsageSource,
 };
-use claude_agent_actors::process::ExitInfo;
-use claude_agent_actors::{Escalation, ShutdownCause, ShutdownReport};
 use serde_json::{Value, json};
 
 fn fixture(name: &str, file: &str) -> String {

@@ -140,7 +140,7 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             Ok(c) => c,
             Err(e) => {
                 return finish(
-                    Some(Failure::Connect(e.to_string())),
+                    Some(Failure::Connect(Arc::new(e))),
                     None,
                     last_report,
                     restarts,

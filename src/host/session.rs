@@ -100,8 +100,10 @@ pub enum Failure {
     #[error("drained before it completed")]
     Drained,
     /// The CLI could not be started or initialised.
+    /// The error is shared (outcomes are cloned to every waiter); ask it
+    /// e.g. [`is_cli_not_found`](crate::Error::is_cli_not_found).
     #[error("could not start the CLI: {0}")]
-    Connect(String),
+    Connect(#[source] Arc<crate::Error>),
     /// The CLI crashed and no restart was allowed (or left).
     #[error("the CLI crashed ({cause:?})")]
     Crashed {
