@@ -1,15 +1,19 @@
 //! The crate's top-level error.
 //!
 //! Each module has its own precise error ([`OptionsError`],
-//! [`DiscoveryError`], [`ParseError`]); [`Error`] gathers them for callers
-//! that want one type, and grows new variants without breaking anyone
-//! (`#[non_exhaustive]`).
-
-use claude_agent_actors::{ControlError, SessionError, StartError};
+//! [`DiscoveryError`], [`ParseError`], the runtime's [`StartError`],
+//! [`SessionError`] and [`ControlError`]); [`Error`] gathers them for
+//! callers that want one type, and grows new variants without breaking
+//! anyone (`#[non_exhaustive]`). Every wrapped error is the variant's
+//! [`source()`](std::error::Error::source), so a report walks the chain
+//! down to the OS error.
 
 use crate::discovery::DiscoveryError;
 use crate::options::OptionsError;
-use crate::protocol::ParseError;
+use crate::protocol::{EncodeError, ParseError};
+use crate::runtime::channel::ChannelError;
+use crate::runtime::{ControlError, SessionError, StartError};
+use crate::transcript::RecordingError;
 
 /// Anything this crate can fail with.
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +42,14 @@ pub enum Error {
     Control(#[from] ControlError),
     /// A frame could not be encoded as JSON.
     #[error("failed to encode a frame: {0}")]
-    Encode(String),
+    Encode(#[from] EncodeError),
+    /// A reply from the CLI did not decode into its type (e.g. the
+    /// `initialize` reply into [`ServerInfo`](crate::protocol::ServerInfo)).
+    #[error("failed to decode the CLI's reply: {0}")]
+    Decode(#[source] serde_json::Error),
+    /// The raw-frame recording could not be opened.
+    #[error(transparent)]
+    Recording(#[from] RecordingError),
     /// The configuration cannot work (e.g. in-process MCP servers together
     /// with an `--mcp-config` file path).
     #[error("invalid configuration: {0}")]
@@ -51,10 +62,7 @@ impl Error {
     pub fn is_cli_not_found(&self) -> bool {
         matches!(
             self,
-            Self::Discovery(_)
-                | Self::Start(StartError::Channel(
-                    claude_agent_actors::channel::ChannelError::NotFound { .. }
-                ))
+            Self::Discovery(_) | Self::Start(StartError::Channel(ChannelError::NotFound { .. }))
         )
     }
 

@@ -20,11 +20,23 @@ pub use error::{Error, Result};
 pub use host::Host;
 pub use options::Options;
 
-/// The runtime's types a host meets through the SDK: shutdown reports,
-/// lifecycle and diagnostic events, the idle watchdog.
-pub use claude_agent_actors::{
-    Diagnostic, Escalation, EscalationStep, LifecycleEvent, SessionEvent, SessionStats,
-    ShutdownCause, ShutdownReport, StepReason, Watchdog, WatchdogAction, process::ExitInfo,
+pub mod runtime {
+    //! The session runtime (the `claude-agent-actors` crate), re-exported
+    //! whole so nothing a user must name needs a direct dependency on it:
+    //! [`Session`] and [`SessionConfig`] for driving the CLI without the SDK
+    //! layer, the [`channel`] seam, [`process`] specs, framing, and every
+    //! error, event and report type.
+    pub use claude_agent_actors::*;
+}
+
+/// The runtime's types a user meets through the SDK: the errors inside
+/// [`Error`], shutdown reports, lifecycle and diagnostic events, the idle
+/// watchdog. Everything else of the runtime is in [`runtime`].
+pub use runtime::{
+    ControlError, ControlStatus, Diagnostic, Escalation, EscalationStep, LifecycleEvent,
+    SessionError, SessionEvent, SessionStats, ShutdownCause, ShutdownReport, ShutdownTimings,
+    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, process::ExitInfo,
+    process::ProcessSpec,
 };
 
 /// The README's examples, compiled as doctests so they stay true.

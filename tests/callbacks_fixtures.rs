@@ -10,7 +10,7 @@ use claude_agent::callbacks::{
     allow,
 };
 use claude_agent::protocol::{HookInput, HookOutput, PermissionRequest};
-use claude_agent_actors::{CancellationToken, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 
 fn fixture(scenario: &str, file: &str) -> Vec<Value> {

@@ -13,7 +13,7 @@ use claude_agent::protocol::{
     AdditionalContextOutput, HookEvent, HookInput, HookOutput, HookSpecificOutput,
     PermissionDecision, PermissionUpdate,
 };
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -98,7 +98,7 @@ fn ids_are_stable_and_the_json_has_matchers_and_timeouts() {
             .is_empty()
     );
     assert_eq!(Hooks::new().initialize_json(), None);
-    for e in HookEventKind::ALL {
+    for &e in HookEventKind::ALL {
         assert_eq!(HookEventKind::from_name(e.as_str()), Some(e));
     }
 }
@@ -198,7 +198,7 @@ fn event_cases() -> Vec<EventCase> {
 async fn every_event_reaches_its_callback_typed() {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut hooks = Hooks::new();
-    for event in HookEventKind::ALL {
+    for &event in HookEventKind::ALL {
         hooks = hooks.on(
             event,
             HookMatcher::any().hook(reporting(tx.clone(), HookOutput::default())),
@@ -230,19 +230,16 @@ async fn every_event_reaches_its_callback_typed() {
 
 #[tokio::test]
 async fn output_forms_serialize_as_the_cli_expects() {
-    let full = HookOutput {
-        continue_: Some(false),
-        suppress_output: Some(true),
-        stop_reason: Some("budget".into()),
-        decision: Some("block".into()),
-        system_message: Some("stopped by policy".into()),
-        reason: Some("over budget".into()),
-        hook_specific_output: Some(HookSpecificOutput::PostToolUse(AdditionalContextOutput {
-            additional_context: Some("note".into()),
-            ..Default::default()
-        })),
-        ..Default::default()
-    };
+    let mut context = AdditionalContextOutput::default();
+    context.additional_context = Some("note".into());
+    let mut full = HookOutput::default();
+    full.continue_ = Some(false);
+    full.suppress_output = Some(true);
+    full.stop_reason = Some("budget".into());
+    full.decision = Some("block".into());
+    full.system_message = Some("stopped by policy".into());
+    full.reason = Some("over budget".into());
+    full.hook_specific_output = Some(HookSpecificOutput::PostToolUse(context));
     let cases = [
         (
             full,

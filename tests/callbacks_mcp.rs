@@ -8,7 +8,7 @@ use claude_agent::callbacks::mcp::{
     SdkMcpServer, Tool, ToolAnnotations, ToolContent, ToolContext, ToolResult, mcp_tool_name,
 };
 use claude_agent::callbacks::{CallbackError, Callbacks, Decision};
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 
 #[derive(serde::Deserialize, schemars::JsonSchema)]
@@ -47,9 +47,10 @@ fn calc() -> SdkMcpServer {
                     Err::<ToolResult, _>(CallbackError::from("disk on fire"))
                 },
             )
-            .annotations(ToolAnnotations {
-                read_only_hint: Some(true),
-                ..Default::default()
+            .annotations({
+                let mut hints = ToolAnnotations::default();
+                hints.read_only_hint = Some(true);
+                hints
             }),
         )
         .tool(Tool::new(

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolContext, ToolResult};
 use claude_agent::callbacks::{CallbackError, Callbacks};
-use claude_agent_actors::{CancellationToken, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 

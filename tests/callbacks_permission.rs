@@ -13,7 +13,7 @@ use claude_agent::protocol::{
     PermissionBehavior, PermissionRequest, PermissionResult, PermissionRule, PermissionUpdate,
     PermissionUpdateDestination, RulesUpdate,
 };
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 
 fn can_use_tool(tool: &str) -> Value {
@@ -96,16 +96,14 @@ async fn the_callback_sees_every_request_field() {
 async fn updated_input_and_permission_updates_use_the_cli_spelling() {
     let cb = Callbacks::new().with_can_use_tool(
         |r: PermissionRequest, _c: PermissionContext| async move {
-            let rule = PermissionUpdate::AddRules(RulesUpdate {
-                rules: Some(vec![PermissionRule {
-                    tool_name: Some("Bash".into()),
-                    rule_content: Some("rm -rf build".into()),
-                    ..Default::default()
-                }]),
-                behavior: Some(PermissionBehavior::Allow),
-                destination: Some(PermissionUpdateDestination::Session),
-                ..Default::default()
-            });
+            let mut bash = PermissionRule::default();
+            bash.tool_name = Some("Bash".into());
+            bash.rule_content = Some("rm -rf build".into());
+            let mut update = RulesUpdate::default();
+            update.rules = Some(vec![bash]);
+            update.behavior = Some(PermissionBehavior::Allow);
+            update.destination = Some(PermissionUpdateDestination::Session);
+            let rule = PermissionUpdate::AddRules(update);
             let mut suggested = r.permission_suggestions.unwrap_or_default();
             suggested.push(rule);
             Ok::<_, CallbackError>(PermissionResult::Allow {

@@ -13,8 +13,8 @@ use claude_agent::callbacks::{
     AllowList, CallbackError, Callbacks, HookContext, HookEventKind, HookMatcher, Hooks,
 };
 use claude_agent::protocol::{HookInput, HookOutput};
-use claude_agent_actors::process::ProcessSpec;
-use claude_agent_actors::{Escalation, Session, SessionConfig};
+use claude_agent::runtime::process::ProcessSpec;
+use claude_agent::runtime::{Escalation, Session, SessionConfig};
 use claude_agent_testkit::{Script, wait_until_gone};
 use futures::StreamExt;
 use serde_json::{Value, json};

@@ -57,16 +57,16 @@ async fn permission_decisions_reach_the_cli_in_its_spelling() {
                     "Bash" => allow_with_input(
                         json!({"command": format!("{} -la", input["command"].as_str().unwrap())}),
                     ),
-                    _ => allow_and_update(vec![PermissionUpdate::AddRules(RulesUpdate {
-                        rules: Some(vec![PermissionRule {
-                            tool_name: Some("Edit".into()),
-                            rule_content: Some("src/**".into()),
-                            ..Default::default()
-                        }]),
-                        behavior: Some(PermissionBehavior::Allow),
-                        destination: Some(PermissionUpdateDestination::Session),
-                        ..Default::default()
-                    })]),
+                    _ => {
+                        let mut rule = PermissionRule::default();
+                        rule.tool_name = Some("Edit".into());
+                        rule.rule_content = Some("src/**".into());
+                        let mut update = RulesUpdate::default();
+                        update.rules = Some(vec![rule]);
+                        update.behavior = Some(PermissionBehavior::Allow);
+                        update.destination = Some(PermissionUpdateDestination::Session);
+                        allow_and_update(vec![PermissionUpdate::AddRules(update)])
+                    }
                 })
             },
         )

@@ -53,15 +53,14 @@ async fn builder_hooks_are_announced_in_initialize_and_answer_their_callbacks() 
         })
     };
     let log = |input: HookInput, id: Option<String>, ctx: HookContext| async move {
-        Ok::<_, CallbackError>(HookOutput {
-            system_message: Some(format!(
-                "{} {} {}",
-                ctx.event,
-                input.hook_event_name(),
-                id.unwrap()
-            )),
-            ..HookOutput::default()
-        })
+        let mut out = HookOutput::default();
+        out.system_message = Some(format!(
+            "{} {} {}",
+            ctx.event,
+            input.hook_event_name(),
+            id.unwrap()
+        ));
+        Ok::<_, CallbackError>(out)
     };
     let client = fake
         .builder()

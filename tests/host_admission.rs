@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use claude_agent::host::{Failure, HostConfig, HostError, HostEvent, SessionState};
+use claude_agent::host::{Failure, HostConfig, HostError, HostEvent, SessionStatus};
 use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
@@ -109,7 +109,7 @@ async fn global_and_per_tenant_limits_hold() {
     assert_eq!((m.running, m.queued), (3, 3), "{m:?}");
     assert_eq!(m.by_tenant["a"].running, 2);
     assert_eq!(m.by_tenant["a"].queued, 2);
-    assert!(matches!(a[2].state(), SessionState::Queued));
+    assert!(matches!(a[2].status(), SessionStatus::Queued));
     // Ending one of a's sessions frees a slot; tenants take turns, and
     // a is at its limit again after one, so b's second goes next... unless
     // a's turn comes first: either way the limits hold.
@@ -208,7 +208,8 @@ async fn a_session_that_cannot_start_fails_alone() {
     let good = host.submit("a", f.builder(), "hi").await.unwrap();
     let out = bad.outcome().await;
     assert!(
-        matches!(out.failure, Some(Failure::Connect(_))),
+        // The cause survives as a typed error, not a string.
+        matches!(&out.failure, Some(Failure::Connect(e)) if e.is_cli_not_found()),
         "{:?}",
         out.failure
     );

@@ -66,10 +66,7 @@ fn cases() -> Vec<(&'static str, Options, CommandContext)> {
         (
             "perm_allow",
             Options::new(),
-            CommandContext {
-                permission_callback: true,
-                ..plain()
-            },
+            plain().with_permission_callback(true),
         ),
         ("resume", Options::new(), plain()),
         (
@@ -188,11 +185,7 @@ fn file_checkpointing_sets_its_variable() {
 
 #[test]
 fn trace_context_is_exported() {
-    let ctx = CommandContext {
-        trace_parent: Some("00-abc-def-01".into()),
-        trace_state: Some("k=v".into()),
-        ..Default::default()
-    };
+    let ctx = CommandContext::default().with_trace("00-abc-def-01", Some("k=v".into()));
     let cmd = Options::new().to_command("claude".into(), &ctx).unwrap();
     assert_eq!(env_of(&cmd, "TRACEPARENT"), Some("00-abc-def-01".into()));
     assert_eq!(env_of(&cmd, "TRACESTATE"), Some("k=v".into()));
@@ -200,10 +193,7 @@ fn trace_context_is_exported() {
 
 #[test]
 fn trace_parent_without_state_drops_inherited_state() {
-    let ctx = CommandContext {
-        trace_parent: Some("00-abc-def-01".into()),
-        ..Default::default()
-    };
+    let ctx = CommandContext::default().with_trace("00-abc-def-01", None);
     let cmd = Options::new().to_command("claude".into(), &ctx).unwrap();
     assert_eq!(env_of(&cmd, "TRACESTATE"), None);
     assert!(cmd.env_remove.contains(&OsString::from("TRACESTATE")));
@@ -211,10 +201,7 @@ fn trace_parent_without_state_drops_inherited_state() {
 
 #[test]
 fn user_env_wins_over_trace_context() {
-    let ctx = CommandContext {
-        trace_parent: Some("00-ctx".into()),
-        ..Default::default()
-    };
+    let ctx = CommandContext::default().with_trace("00-ctx", None);
     let cmd = Options::new()
         .env("TRACEPARENT", "00-user")
         .env("TRACESTATE", "u=1")

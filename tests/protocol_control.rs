@@ -181,15 +181,12 @@ fn replies_serialize_exactly() {
     .unwrap();
     assert_eq!(deny, r#"{"behavior":"deny","message":"nope"}"#);
 
-    let out = HookOutput {
-        continue_: Some(true),
-        hook_specific_output: Some(HookSpecificOutput::PreToolUse(PreToolUseOutput {
-            permission_decision: Some(PermissionDecision::Defer),
-            permission_decision_reason: Some("later".into()),
-            ..Default::default()
-        })),
-        ..Default::default()
-    };
+    let mut decision = PreToolUseOutput::default();
+    decision.permission_decision = Some(PermissionDecision::Defer);
+    decision.permission_decision_reason = Some("later".into());
+    let mut out = HookOutput::default();
+    out.continue_ = Some(true);
+    out.hook_specific_output = Some(HookSpecificOutput::PreToolUse(decision));
     assert_eq!(
         serde_json::to_value(&out).unwrap(),
         json!({"continue": true, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer", "permissionDecisionReason": "later"}})
@@ -199,10 +196,8 @@ fn replies_serialize_exactly() {
         r#"{"async":true,"asyncTimeout":500}"#
     );
 
-    let rpc = McpResponse {
-        mcp_response: Some(JsonRpcMessage::response(None, json!({}))),
-        ..Default::default()
-    };
+    let mut rpc = McpResponse::default();
+    rpc.mcp_response = Some(JsonRpcMessage::response(None, json!({})));
     assert_eq!(
         serde_json::to_string(&rpc).unwrap(),
         r#"{"mcp_response":{"jsonrpc":"2.0","result":{}}}"#

@@ -10,12 +10,12 @@ use claude_agent::callbacks::Decision;
 use claude_agent::protocol::{
     HookOutput, Message, PermissionResult, StdoutFrame, UserMessage, parse_line, parse_message,
 };
+use claude_agent::runtime::process::ExitInfo;
+use claude_agent::runtime::{Escalation, ShutdownCause, ShutdownReport};
 use claude_agent::transcript::{
     ControlOutcome, ControlRecord, DecisionRecord, Direction, EntryPoint, RunInfo, TokenUsage,
     Transcript, TranscriptRecorder, UsageSource,
 };
-use claude_agent_actors::process::ExitInfo;
-use claude_agent_actors::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
 use serde_json::{Value, json};
 
 fn fixture(name: &str, file: &str) -> String {
@@ -65,17 +65,7 @@ fn one_turn(name: &str, rec: &TranscriptRecorder) {
 }
 
 fn report(cause: ShutdownCause, exit: Option<ExitInfo>) -> ShutdownReport {
-    ShutdownReport {
-        cause,
-        exit,
-        escalation: Escalation::None,
-        steps: Vec::new(),
-        timings: ShutdownTimings::default(),
-        frames_after_eof: 0,
-        handlers_cancelled: 0,
-        requests_failed: 0,
-        stderr_tail: Vec::new(),
-    }
+    ShutdownReport::new(cause, exit, Escalation::None)
 }
 
 fn clean_exit() -> ShutdownReport {

@@ -60,6 +60,7 @@ pub struct Watchdog {
 
 /// How to start a session. Build with [`SessionConfig::new`] (any
 /// [`Transport`]) or [`SessionConfig::subprocess`], then the setters.
+#[non_exhaustive]
 pub struct SessionConfig {
     /// The byte channel (a local subprocess by default).
     pub transport: Box<dyn Transport>,

@@ -67,9 +67,10 @@ pub enum StartError {
     /// The `initialize` request could not be built (its `subtype` must be "initialize").
     #[error("invalid initialize request: {0}")]
     InvalidInitialize(String),
-    /// The actor tree could not be spawned.
+    /// The actor tree could not be spawned; the source is the actor
+    /// runtime's own error.
     #[error("failed to spawn the session's actors: {0}")]
-    Spawn(String),
+    Spawn(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
 /// Why sending to, or reading from, a session failed.
@@ -91,9 +92,10 @@ pub enum SessionError {
         /// The last lines of its stderr, joined with `\n`.
         stderr_tail: String,
     },
-    /// Writing to the CLI's stdin failed.
+    /// Writing to the CLI's stdin failed; the source is the OS error
+    /// (`BrokenPipe` once the CLI has closed its stdin).
     #[error("failed to write to the CLI's stdin: {0}")]
-    Write(String),
+    Write(#[source] std::io::Error),
     /// The frame given to `send_raw` was not one line.
     #[error("invalid frame: {0}")]
     InvalidFrame(String),
@@ -175,5 +177,32 @@ impl From<String> for HandlerError {
 impl From<&str> for HandlerError {
     fn from(message: &str) -> Self {
         Self::new(message)
+    }
+}
+
+/// The message of a caught panic: its `&str` or `String` payload, else a
+/// placeholder. One copy for the runtime's handlers and the SDK's host.
+#[doc(hidden)]
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn panic_message_reads_str_and_string_payloads() {
+        let of = |f: fn()| panic_message(&*std::panic::catch_unwind(f).unwrap_err());
+        assert_eq!(of(|| panic!("static text")), "static text");
+        assert_eq!(of(|| panic!("formatted {}", 7)), "formatted 7");
+        assert_eq!(
+            of(|| std::panic::panic_any(42_u8)),
+            "a panic without a message"
+        );
     }
 }

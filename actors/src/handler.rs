@@ -19,8 +19,9 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
-use crate::error::HandlerError;
+use crate::error::{HandlerError, panic_message};
 use crate::events::Diagnostic;
+use crate::outcome::ControlStatus;
 use crate::shared::Shared;
 use crate::transport::TransportMsg;
 
@@ -113,13 +114,6 @@ pub(crate) struct HandlerState {
 /// One actor per inbound request id.
 pub(crate) struct HandlerActor;
 
-fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
-    p.downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| p.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown panic".to_owned())
-}
-
 impl Actor for HandlerActor {
     type Msg = HandlerMsg;
     type State = HandlerState;
@@ -158,7 +152,7 @@ impl Actor for HandlerActor {
         let task = tokio::spawn(
             async move {
                 let outcome = match fut {
-                    Err(p) => Outcome::Panicked(panic_message(p)),
+                    Err(p) => Outcome::Panicked(panic_message(&*p)),
                     Ok(fut) => {
                         let guarded = AssertUnwindSafe(fut).catch_unwind();
                         let bounded = async {
@@ -172,7 +166,7 @@ impl Actor for HandlerActor {
                             _ = cancel.cancelled() => Outcome::Cancelled,
                             r = bounded => match r {
                                 Err(t) => Outcome::TimedOut(t),
-                                Ok(Err(p)) => Outcome::Panicked(panic_message(p)),
+                                Ok(Err(p)) => Outcome::Panicked(panic_message(&*p)),
                                 Ok(Ok(Ok(v))) => Outcome::Replied(v),
                                 Ok(Ok(Err(e))) => Outcome::Failed(e.to_string()),
                             },
@@ -207,9 +201,9 @@ impl Actor for HandlerActor {
                 if st.shared.log_payloads {
                     tracing::debug!(parent: &st.span, response = %v, "inbound reply");
                 }
-                (Some(Ok(v)), "replied")
+                (Some(Ok(v)), ControlStatus::Success)
             }
-            Outcome::Failed(e) => (Some(Err(e)), "failed"),
+            Outcome::Failed(e) => (Some(Err(e)), ControlStatus::Error),
             Outcome::TimedOut(t) => {
                 st.shared.diagnostic(Diagnostic::HandlerTimedOut {
                     request_id: id.clone(),
@@ -220,7 +214,7 @@ impl Actor for HandlerActor {
                         "handler for {} timed out after {t:?}",
                         st.subtype
                     ))),
-                    "timed_out",
+                    ControlStatus::Timeout,
                 )
             }
             Outcome::Panicked(message) => {
@@ -234,14 +228,14 @@ impl Actor for HandlerActor {
                         "handler for {} panicked: {message}",
                         st.subtype
                     ))),
-                    "panicked",
+                    ControlStatus::Error,
                 )
             }
             Outcome::Cancelled => {
                 st.shared.diagnostic(Diagnostic::HandlerCancelled {
                     request_id: id.clone(),
                 });
-                (None, "cancelled")
+                (None, ControlStatus::Cancelled)
             }
         };
         if let Some(reply) = reply {
@@ -252,7 +246,7 @@ impl Actor for HandlerActor {
         }
         st.span
             .record("duration_ms", st.started.elapsed().as_millis() as u64);
-        st.span.record("outcome", label);
+        st.span.record("outcome", label.as_str());
         myself.stop(None);
         Ok(())
     }

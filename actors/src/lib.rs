@@ -41,6 +41,7 @@ mod envelope;
 mod error;
 mod events;
 mod handler;
+mod outcome;
 mod reader;
 mod registry;
 mod request;
@@ -59,11 +60,14 @@ pub use config::{
     DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
     WatchdogAction, WireDirection, WireTap,
 };
+#[doc(hidden)]
+pub use error::panic_message;
 pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
 pub use handler::{InboundHandler, InboundRequest, RejectAll};
+pub use outcome::ControlStatus;
 pub use registry::{SessionInfo, live_sessions};
 pub use session::Session;
 pub use shutdown::{

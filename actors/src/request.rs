@@ -11,6 +11,7 @@ use tracing::Instrument;
 
 use crate::dispatch::DispatchMsg;
 use crate::error::ControlError;
+use crate::outcome::ControlStatus;
 use crate::shared::Shared;
 
 /// Forgets a pending request if its caller stops waiting.
@@ -87,14 +88,6 @@ pub(crate) async fn control_request(
         }),
     };
     span.record("duration_ms", started.elapsed().as_millis() as u64);
-    span.record(
-        "outcome",
-        match &result {
-            Ok(_) => "ok",
-            Err(ControlError::Remote { .. }) => "error_reply",
-            Err(ControlError::Timeout { .. }) => "timeout",
-            Err(_) => "failed",
-        },
-    );
+    span.record("outcome", ControlStatus::of(&result).as_str());
     result
 }

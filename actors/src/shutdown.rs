@@ -126,6 +126,7 @@ impl Escalation {
 
 /// When each phase ended, measured from the start of the shutdown.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ShutdownTimings {
     /// Pending requests failed and handlers cancelled.
     #[serde(rename = "pending_failed_ms", serialize_with = "ms")]
@@ -166,6 +167,7 @@ fn opt_ms<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::
 /// What an ordered shutdown did. Every caller of `shutdown()` / `closed()`
 /// gets the same report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct ShutdownReport {
     /// Why the session ended.
     pub cause: ShutdownCause,
@@ -186,6 +188,26 @@ pub struct ShutdownReport {
     pub requests_failed: usize,
     /// The last lines of the CLI's stderr.
     pub stderr_tail: Vec<String>,
+}
+
+impl ShutdownReport {
+    /// A report with this cause, exit and escalation, zero timings and
+    /// counts, and no stderr: what a test or a replayed transcript needs.
+    /// (The runtime fills in every field; the struct may grow, so it cannot
+    /// be built with a literal outside this crate.)
+    pub fn new(cause: ShutdownCause, exit: Option<ExitInfo>, escalation: Escalation) -> Self {
+        Self {
+            cause,
+            exit,
+            escalation,
+            steps: Vec::new(),
+            timings: ShutdownTimings::default(),
+            frames_after_eof: 0,
+            handlers_cancelled: 0,
+            requests_failed: 0,
+            stderr_tail: Vec::new(),
+        }
+    }
 }
 
 /// The far end as the escalation ladder sees it.

@@ -88,7 +88,7 @@ impl Session {
         async move {
             let (supervisor, _) = Actor::spawn(None, SessionSupervisor, args)
                 .await
-                .map_err(|e| StartError::Spawn(e.to_string()))?;
+                .map_err(|e| StartError::Spawn(Box::new(e)))?;
             let mut guard = StartGuard(Some(supervisor.clone()));
             // Sent by pre_start, which `spawn` awaited.
             let children = children_rx.await.map_err(|_| {

@@ -35,7 +35,7 @@ pub(crate) struct Ended {
 /// task is gone (its `ChannelControl` was dropped, which kills the process).
 pub(crate) type EndedWatch = watch::Receiver<Option<Ended>>;
 
-pub(crate) type WriteDone = oneshot::Sender<Result<(), String>>;
+pub(crate) type WriteDone = oneshot::Sender<std::io::Result<()>>;
 
 pub(crate) enum TransportMsg {
     /// Write one line (newline included).
@@ -88,13 +88,17 @@ async fn writer_task(
     shared: Arc<Shared>,
 ) {
     let mut writer = Some(writer);
-    let mut broken: Option<String> = None;
+    // io::Error is not Clone: later writes get a fresh error of the same kind.
+    let mut broken: Option<(std::io::ErrorKind, String)> = None;
     while let Some(cmd) = rx.recv().await {
         match cmd {
             WriterCmd::Write(line, done) => {
                 let result = match (&mut writer, &broken) {
-                    (_, Some(e)) => Err(e.clone()),
-                    (None, None) => Err("stdin is closed".to_owned()),
+                    (_, Some((kind, e))) => Err(std::io::Error::new(*kind, e.clone())),
+                    (None, None) => Err(std::io::Error::new(
+                        std::io::ErrorKind::BrokenPipe,
+                        "stdin is closed",
+                    )),
                     (Some(w), None) => {
                         let r = async {
                             w.write_all(&line).await?;
@@ -110,8 +114,8 @@ async fn writer_task(
                                 Ok(())
                             }
                             Err(e) => {
-                                broken = Some(e.to_string());
-                                Err(e.to_string())
+                                broken = Some((e.kind(), e.to_string()));
+                                Err(e)
                             }
                         }
                     }
@@ -219,7 +223,10 @@ impl Actor for TransportActor {
                 if let Err(mpsc::error::SendError(WriterCmd::Write(_, Some(done)))) =
                     st.writer_tx.send(WriterCmd::Write(line, done))
                 {
-                    let _ = done.send(Err("the stdin writer is gone".to_owned()));
+                    let _ = done.send(Err(std::io::Error::new(
+                        std::io::ErrorKind::BrokenPipe,
+                        "the stdin writer is gone",
+                    )));
                 }
             }
             TransportMsg::CloseStdin => {

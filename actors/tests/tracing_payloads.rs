@@ -79,7 +79,7 @@ fn payloads_are_not_logged_by_default_but_spans_are() {
         "{out}"
     );
     assert!(
-        out.contains("outcome=\"ok\"") || out.contains("outcome=ok"),
+        out.contains("outcome=\"success\"") || out.contains("outcome=success"),
         "{out}"
     );
     assert!(out.contains("session"), "{out}");

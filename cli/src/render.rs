@@ -31,11 +31,12 @@ impl Renderer {
                     e.request_id,
                     shown(e.error.as_deref().unwrap_or("(no message)"))
                 ),
-                ControlResponseBody::Other { .. } => format!("[control] {}", frame.kind()),
+                _ => format!("[control] {}", frame.kind()),
             },
             StdoutFrame::ControlCancelRequest(c) => {
                 format!("[control] cancel {}", c.request_id)
             }
+            _ => format!("[{}]", frame.kind()),
         };
         writeln!(w, "{line}")
     }
@@ -100,6 +101,7 @@ fn message(m: &Message) -> String {
         Message::RateLimitEvent(_) => "[rate limit]".to_owned(),
         Message::ConversationReset(_) => "[conversation reset]".to_owned(),
         Message::Unknown { kind, .. } => format!("[unknown type {kind:?}]"),
+        _ => format!("[{}]", m.kind()),
     }
 }
 
@@ -134,6 +136,7 @@ fn block(b: &ContentBlock) -> String {
         ContentBlock::Image(_) => "(image)".to_owned(),
         ContentBlock::Document(_) => "(document)".to_owned(),
         ContentBlock::Unknown { kind, .. } => format!("(unknown block {kind:?})"),
+        _ => format!("({})", b.tag()),
     }
 }
 

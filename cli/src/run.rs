@@ -206,7 +206,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
             Ok(message) => {
                 if let Message::Result(r) = &message {
                     saw_result = true;
-                    outcome = if r.is_error == Some(true) || r.subtype.to_string() != "success" {
+                    outcome = if r.is_error() {
                         Outcome::ErrorResult
                     } else {
                         Outcome::Success
@@ -342,6 +342,7 @@ impl Printer {
         let (behavior, message) = match result {
             PermissionResult::Allow { .. } => ("allow", None),
             PermissionResult::Deny { message, .. } => ("deny", Some(message.clone())),
+            _ => ("other", None),
         };
         if self.json {
             return self.line(

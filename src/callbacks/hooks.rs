@@ -23,6 +23,7 @@ use claude_agent_actors::CancellationToken;
 
 /// The hook events the CLI delivers to SDK callbacks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
 pub enum HookEventKind {
     /// Before a tool runs.
     PreToolUse,
@@ -47,8 +48,8 @@ pub enum HookEventKind {
 }
 
 impl HookEventKind {
-    /// Every event, in callback-id order.
-    pub const ALL: [Self; 10] = [
+    /// Every event, in callback-id order (a slice: the CLI adds events).
+    pub const ALL: &'static [Self] = &[
         Self::PreToolUse,
         Self::PostToolUse,
         Self::PostToolUseFailure,
@@ -79,7 +80,7 @@ impl HookEventKind {
 
     /// The event with this wire name.
     pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|e| e.as_str() == name)
+        Self::ALL.iter().copied().find(|e| e.as_str() == name)
     }
 }
 
@@ -91,6 +92,7 @@ impl fmt::Display for HookEventKind {
 
 /// What a hook callback knows besides its input.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct HookContext {
     /// Fires when the CLI cancels the request or the session shuts down.
     pub cancel: CancellationToken,
@@ -98,6 +100,18 @@ pub struct HookContext {
     pub callback_id: String,
     /// The event it was registered for.
     pub event: HookEventKind,
+}
+
+impl HookContext {
+    /// A context for callback `callback_id` registered for `event`, with a
+    /// fresh cancellation token (for calling a hook directly, e.g. in a test).
+    pub fn new(event: HookEventKind, callback_id: impl Into<String>) -> Self {
+        Self {
+            cancel: CancellationToken::new(),
+            callback_id: callback_id.into(),
+            event,
+        }
+    }
 }
 
 /// A hook callback: gets the typed input and the tool call's id (when the

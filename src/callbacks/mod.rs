@@ -1,7 +1,7 @@
 //! The host's side of the CLI's control requests: permission callbacks
 //! ([`CanUseTool`]), hooks ([`Hooks`]) and in-process MCP servers
 //! ([`mcp::SdkMcpServer`]), gathered in [`Callbacks`], which the session
-//! runtime calls as its [`InboundHandler`](claude_agent_actors::InboundHandler).
+//! runtime calls as its [`InboundHandler`](crate::runtime::InboundHandler).
 //!
 //! ```
 //! use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};

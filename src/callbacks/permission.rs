@@ -18,12 +18,24 @@ use claude_agent_actors::CancellationToken;
 
 /// What a permission callback knows besides the request itself.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct PermissionContext {
     /// Fires when the CLI cancels the request or the session shuts down;
     /// the reply is then discarded.
     pub cancel: CancellationToken,
     /// The CLI's control request id (for logs).
     pub request_id: String,
+}
+
+impl PermissionContext {
+    /// A context for request `request_id` with a fresh cancellation token
+    /// (for calling a callback directly, e.g. in a test).
+    pub fn new(request_id: impl Into<String>) -> Self {
+        Self {
+            cancel: CancellationToken::new(),
+            request_id: request_id.into(),
+        }
+    }
 }
 
 /// Decides whether a tool call may run.
@@ -138,12 +150,13 @@ pub(crate) fn reply_payload(
 /// `deny` wins over `allow`.
 ///
 /// ```
-/// use claude_agent::callbacks::{AllowList, CanUseTool, CancellationToken, PermissionContext};
+/// use claude_agent::callbacks::{AllowList, CanUseTool, PermissionContext};
 /// use claude_agent::protocol::{PermissionRequest, PermissionResult};
 ///
 /// let policy = AllowList::new(["Read", "mcp__calc__*"], ["Bash"]);
-/// let ctx = PermissionContext { cancel: CancellationToken::new(), request_id: "r1".into() };
-/// let req = PermissionRequest { tool_name: Some("Write".into()), ..Default::default() };
+/// let ctx = PermissionContext::new("r1");
+/// let mut req = PermissionRequest::default();
+/// req.tool_name = Some("Write".into());
 /// let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
 /// let result = rt.block_on(policy.can_use_tool(req, ctx)).unwrap();
 /// assert!(matches!(result, PermissionResult::Deny { ref message, .. }

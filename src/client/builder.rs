@@ -16,7 +16,7 @@ use super::{Client, Prompt, Query, observe};
 use crate::callbacks::mcp::SdkMcpServer;
 use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
 use crate::discovery;
-use crate::options::{CommandContext, McpServerConfig, McpServers, Options};
+use crate::options::{CommandContext, McpServerConfig, McpServers, Options, OptionsError};
 use crate::telemetry::{SessionTrace, Telemetry, TracedHandler};
 use crate::transcript::{EntryPoint, Recorder, TranscriptRecorder};
 use crate::{Error, Result};
@@ -362,8 +362,7 @@ impl ClientBuilder {
             config = config.label(label.clone());
         }
         if let Some(path) = &rt.record_frames {
-            let recorder = Recorder::create(path)
-                .map_err(|e| Error::InvalidConfig(format!("frame recording: {e}")))?;
+            let recorder = Recorder::create(path)?;
             config = config.wire_tap(observe::recording_tap(recorder));
         }
         Ok((config, self, transcript))
@@ -390,8 +389,11 @@ impl ClientBuilder {
                 Ok(())
             }
             McpServers::Json(text) => {
-                let mut v: Value = serde_json::from_str(text)
-                    .map_err(|e| Error::InvalidConfig(format!("mcp config json: {e}")))?;
+                let mut v: Value =
+                    serde_json::from_str(text).map_err(|source| OptionsError::Json {
+                        what: "mcp config",
+                        source,
+                    })?;
                 let servers = v
                     .get_mut("mcpServers")
                     .and_then(Value::as_object_mut)

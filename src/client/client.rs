@@ -4,7 +4,7 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant, SystemTime};
 
 use claude_agent_actors::{
-    ControlError, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
+    ControlError, ControlStatus, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
 };
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
@@ -219,13 +219,7 @@ impl Client {
             .map(|t| t.control(&subtype, telemetry::Direction::Out, Vec::new()));
         let result = self.inner.session.request(request, timeout).await;
         if let Some(span) = span {
-            let outcome = match &result {
-                Ok(_) => "success",
-                Err(ControlError::Timeout { .. }) => "timeout",
-                Err(ControlError::ShuttingDown) => "shutting_down",
-                Err(_) => "error",
-            };
-            span.end(outcome, Vec::new());
+            span.end(ControlStatus::of(&result).as_str(), Vec::new());
         }
         if let Some(t) = &self.inner.transcript {
             let outcome = match &result {
@@ -305,9 +299,10 @@ impl Client {
     /// The CLI's `initialize` reply: commands, agents, models, account,
     /// version, permission mode, ...
     pub fn server_info(&self) -> Result<ServerInfo> {
+        // Through text: the protocol types deserialize from JSON text only.
         let bytes = serde_json::to_vec(self.inner.session.server_info())
-            .map_err(|e| Error::Encode(e.to_string()))?;
-        serde_json::from_slice(&bytes).map_err(|e| Error::Encode(e.to_string()))
+            .map_err(|e| Error::Encode(e.into()))?;
+        serde_json::from_slice(&bytes).map_err(Error::Decode)
     }
 
     /// The raw `initialize` reply.

@@ -28,7 +28,7 @@ impl Prompt {
     pub(crate) fn encode(message: &UserMessage) -> Result<bytes::Bytes, crate::Error> {
         let line = Message::User(Box::new(message.clone()))
             .to_line()
-            .map_err(|e| crate::Error::Encode(e.to_string()))?;
+            .map_err(crate::Error::Encode)?;
         Ok(bytes::Bytes::from(line))
     }
 }

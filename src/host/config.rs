@@ -168,6 +168,7 @@ impl RestartPolicy {
 /// Exponential backoff between restarts: `initial`, then times `factor`
 /// per consecutive restart, capped at `max`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Backoff {
     /// Wait before the first restart.
     pub initial: Duration,
@@ -189,6 +190,15 @@ impl Default for Backoff {
 }
 
 impl Backoff {
+    /// `initial`, then times `factor` per consecutive restart, capped at `max`.
+    pub fn exponential(initial: Duration, max: Duration, factor: u32) -> Self {
+        Self {
+            initial,
+            max,
+            factor,
+        }
+    }
+
     /// A fixed wait.
     pub fn fixed(wait: Duration) -> Self {
         Self {

@@ -17,11 +17,11 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::RestartPolicy;
 use super::events::HostEvent;
-use super::session::{Failure, SessionId, SessionOutcome, SessionState};
+use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
 use super::supervisor::HostMsg;
 use crate::protocol::{Message, ResultMessage};
 use crate::{Client, ClientBuilder, Prompt};
-use claude_agent_actors::{ShutdownCause, ShutdownReport};
+use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
 /// What a hosted session does once connected.
 #[derive(Debug, Clone)]
@@ -39,7 +39,7 @@ pub(crate) struct Lifecycle {
     pub(crate) builder: ClientBuilder,
     pub(crate) work: Work,
     pub(crate) restart: RestartPolicy,
-    pub(crate) state: Arc<watch::Sender<SessionState>>,
+    pub(crate) state: Arc<watch::Sender<SessionStatus>>,
     /// This session's stop: cancelled by its owner or by the host's drain.
     pub(crate) stop: CancellationToken,
     /// The host's drain (tells a drain from an owner's cancel).
@@ -92,17 +92,9 @@ pub(crate) fn spawn(lc: Lifecycle) {
             .is_err()
         {
             // The supervisor is gone (the host was dropped): publish directly.
-            state.send_replace(SessionState::Ended(outcome));
+            state.send_replace(SessionStatus::Ended(outcome));
         }
     });
-}
-
-fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
-    panic
-        .downcast_ref::<&str>()
-        .map(|s| (*s).to_owned())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "a non-string panic".into())
 }
 
 async fn run(lc: Lifecycle) -> SessionOutcome {
@@ -133,7 +125,7 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
     };
     loop {
         lc.state
-            .send_replace(SessionState::Starting { attempt: restarts });
+            .send_replace(SessionStatus::Starting { attempt: restarts });
         let mut builder = lc.builder.clone();
         if let Some(id) = &resume {
             builder.options = builder.options.clone().resume(id.clone());
@@ -148,14 +140,14 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             Ok(c) => c,
             Err(e) => {
                 return finish(
-                    Some(Failure::Connect(e.to_string())),
+                    Some(Failure::Connect(Arc::new(e))),
                     None,
                     last_report,
                     restarts,
                 );
             }
         };
-        lc.state.send_replace(SessionState::Running {
+        lc.state.send_replace(SessionStatus::Running {
             client: client.clone(),
             attempt: restarts,
         });
@@ -192,7 +184,7 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
                     reason: format!("{:?}", report.cause),
                 });
                 let _ = lc.host.cast(HostMsg::Restarted(lc.tenant.clone()));
-                lc.state.send_replace(SessionState::Restarting {
+                lc.state.send_replace(SessionStatus::Restarting {
                     attempt: restarts,
                     after,
                 });
@@ -210,9 +202,7 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
         }
         // Not a crash: the session is over.
         let failure = if let Some((r, _)) = &attempt.result {
-            // `is_error` is the CLI's word (an API failure is subtype
-            // `success` with `is_error: true`); an error subtype counts too.
-            (r.is_error.unwrap_or(false) || r.subtype.as_str() != "success")
+            r.is_error()
                 .then(|| Failure::ErrorResult {
                     subtype: r.subtype.as_str().to_owned(),
                 })

@@ -57,7 +57,7 @@ pub use drain::{DrainOptions, DrainReport};
 pub use error::HostError;
 pub use events::HostEvent;
 pub use metrics::{HostMetrics, TenantMetrics};
-pub use session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionState};
+pub use session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
 
 use lifecycle::Work;
 use supervisor::{HostActor, HostArgs, HostMsg};

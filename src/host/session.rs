@@ -25,10 +25,12 @@ impl fmt::Display for SessionId {
     }
 }
 
-/// Where a hosted session is in its life.
+/// Where a hosted session is in its life (not to be confused with
+/// [`protocol::SessionState`](crate::protocol::SessionState), the CLI's own
+/// `session_state_changed` report).
 #[derive(Debug, Clone)]
 #[non_exhaustive]
-pub enum SessionState {
+pub enum SessionStatus {
     /// Waiting for admission.
     Queued,
     /// Admitted; the CLI is starting (`attempt` 0 is the first start, then
@@ -57,6 +59,7 @@ pub enum SessionState {
 
 /// How a hosted session ended.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SessionOutcome {
     /// The session.
     pub id: SessionId,
@@ -97,8 +100,10 @@ pub enum Failure {
     #[error("drained before it completed")]
     Drained,
     /// The CLI could not be started or initialised.
+    /// The error is shared (outcomes are cloned to every waiter); ask it
+    /// e.g. [`is_cli_not_found`](crate::Error::is_cli_not_found).
     #[error("could not start the CLI: {0}")]
-    Connect(String),
+    Connect(#[source] Arc<crate::Error>),
     /// The CLI crashed and no restart was allowed (or left).
     #[error("the CLI crashed ({cause:?})")]
     Crashed {
@@ -144,7 +149,7 @@ impl Failure {
 pub struct SessionHandle {
     pub(crate) id: SessionId,
     pub(crate) tenant: Arc<str>,
-    pub(crate) state: watch::Receiver<SessionState>,
+    pub(crate) state: watch::Receiver<SessionStatus>,
     pub(crate) stop: CancellationToken,
     pub(crate) host: ActorRef<HostMsg>,
 }
@@ -160,8 +165,8 @@ impl SessionHandle {
         &self.tenant
     }
 
-    /// Its state now.
-    pub fn state(&self) -> SessionState {
+    /// Where it is in its life now.
+    pub fn status(&self) -> SessionStatus {
         self.state.borrow().clone()
     }
 
@@ -170,13 +175,13 @@ impl SessionHandle {
     pub async fn client(&self) -> Result<Client, HostError> {
         let mut rx = self.state.clone();
         let state = rx
-            .wait_for(|s| matches!(s, SessionState::Running { .. } | SessionState::Ended(_)))
+            .wait_for(|s| matches!(s, SessionStatus::Running { .. } | SessionStatus::Ended(_)))
             .await
             .map_err(|_| HostError::Gone)?
             .clone();
         match state {
-            SessionState::Running { client, .. } => Ok(client),
-            SessionState::Ended(outcome) => Err(HostError::Ended {
+            SessionStatus::Running { client, .. } => Ok(client),
+            SessionStatus::Ended(outcome) => Err(HostError::Ended {
                 id: self.id,
                 failure: outcome.failure.clone(),
             }),
@@ -187,7 +192,7 @@ impl SessionHandle {
     /// The live client, if it is running now.
     pub fn current_client(&self) -> Option<Client> {
         match &*self.state.borrow() {
-            SessionState::Running { client, .. } => Some(client.clone()),
+            SessionStatus::Running { client, .. } => Some(client.clone()),
             _ => None,
         }
     }
@@ -196,11 +201,11 @@ impl SessionHandle {
     pub async fn outcome(&self) -> Arc<SessionOutcome> {
         let mut rx = self.state.clone();
         let ended = rx
-            .wait_for(|s| matches!(s, SessionState::Ended(_)))
+            .wait_for(|s| matches!(s, SessionStatus::Ended(_)))
             .await
             .map(|s| s.clone());
         match ended {
-            Ok(SessionState::Ended(outcome)) => outcome,
+            Ok(SessionStatus::Ended(outcome)) => outcome,
             // The sender lives until the outcome is published; never hang regardless.
             _ => Arc::new(SessionOutcome {
                 id: self.id,

@@ -17,7 +17,7 @@ use super::error::HostError;
 use super::events::HostEvent;
 use super::lifecycle::{self, Lifecycle, Work};
 use super::metrics::{Counters, HostMetrics};
-use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionState};
+use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
 use crate::ClientBuilder;
 
 /// Messages of the host supervisor.
@@ -31,7 +31,7 @@ pub(crate) enum HostMsg {
     /// A session's supervision finished.
     Ended {
         outcome: Arc<SessionOutcome>,
-        state: Arc<watch::Sender<SessionState>>,
+        state: Arc<watch::Sender<SessionStatus>>,
     },
     /// A session restarted (its tenant).
     Restarted(String),
@@ -58,7 +58,7 @@ struct Pending {
     id: SessionId,
     builder: Box<ClientBuilder>,
     work: Work,
-    state: Arc<watch::Sender<SessionState>>,
+    state: Arc<watch::Sender<SessionStatus>>,
     stop: CancellationToken,
     queued_at: Instant,
 }
@@ -174,7 +174,7 @@ impl HostState {
         }
         let id = SessionId(self.next_id);
         self.next_id += 1;
-        let (tx, rx) = watch::channel(SessionState::Queued);
+        let (tx, rx) = watch::channel(SessionStatus::Queued);
         let stop = self.draining.child_token();
         let handle = SessionHandle {
             id,
@@ -269,7 +269,7 @@ impl HostState {
     }
 
     /// Counts and publishes an outcome.
-    fn end(&mut self, outcome: Arc<SessionOutcome>, state: &watch::Sender<SessionState>) {
+    fn end(&mut self, outcome: Arc<SessionOutcome>, state: &watch::Sender<SessionStatus>) {
         self.counters.ended(&outcome);
         self.sessions.remove(&outcome.id);
         let _ = self.events.send(HostEvent::Ended {
@@ -279,7 +279,7 @@ impl HostState {
             turn_latency: outcome.turn_latency,
             restarts: outcome.restarts,
         });
-        state.send_replace(SessionState::Ended(outcome));
+        state.send_replace(SessionStatus::Ended(outcome));
     }
 
     fn snapshot(&self) -> HostMetrics {

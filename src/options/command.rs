@@ -8,6 +8,7 @@ use super::{Options, OptionsError};
 
 /// What the SDK layer knows that [`Options`] does not.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CommandContext {
     /// A permission callback is registered: the CLI must send `can_use_tool`
     /// requests (`--permission-prompt-tool stdio`).
@@ -18,11 +19,27 @@ pub struct CommandContext {
     pub trace_state: Option<String>,
 }
 
+impl CommandContext {
+    /// With (or without) a registered permission callback.
+    pub fn with_permission_callback(mut self, on: bool) -> Self {
+        self.permission_callback = on;
+        self
+    }
+
+    /// With the active trace's `traceparent` and, if any, `tracestate`.
+    pub fn with_trace(mut self, parent: impl Into<String>, state: Option<String>) -> Self {
+        self.trace_parent = Some(parent.into());
+        self.trace_state = state;
+        self
+    }
+}
+
 /// A fully resolved CLI invocation, ready for a process spawner.
 ///
 /// The child inherits the host's environment, minus `env_remove`, with `env`
 /// set on top (each key appears once in `env`).
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CliCommand {
     /// The CLI executable.
     pub program: PathBuf,

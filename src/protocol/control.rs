@@ -94,7 +94,7 @@ tagged_enum! {
         /// The request succeeded.
         Success(ControlSuccess) = "success",
         /// The request failed.
-        Error(ControlError) = "error",
+        Error(ControlErrorReply) = "error",
         @other
         /// A subtype this version does not model.
         Other { subtype }
@@ -113,7 +113,7 @@ wire_struct! {
 
 wire_struct! {
     /// A failed reply.
-    pub struct ControlError = "control_response/error", builder ControlErrorBuilder {
+    pub struct ControlErrorReply = "control_response/error", builder ControlErrorReplyBuilder {
         /// The id of the request answered (required).
         request_id: req String = "request_id",
         /// What went wrong.
@@ -140,7 +140,7 @@ impl ControlResponse {
 
     /// An error reply to `request_id`.
     pub fn error(request_id: impl Into<String>, message: impl Into<String>) -> Self {
-        let body = ControlError {
+        let body = ControlErrorReply {
             request_id: request_id.into(),
             error: Some(message.into()),
             extra: Default::default(),

@@ -76,6 +76,7 @@ fn write_message<M: SerializeMap>(m: &mut M, msg: &Message) -> Result<(), M::Err
         Message::StreamEvent(e) => write_typed(m, "stream_event", &**e),
         Message::RateLimitEvent(e) => write_typed(m, "rate_limit_event", &**e),
         Message::ConversationReset(e) => write_typed(m, "conversation_reset", &**e),
+        Message::TranscriptMirror(e) => write_typed(m, "transcript_mirror", &**e),
         Message::Unknown { raw, .. } => raw.iter().try_for_each(|(k, v)| m.serialize_entry(k, v)),
     }
 }
@@ -117,6 +118,9 @@ fn message_rest<'de, A: MapAccess<'de>>(
         }
         "conversation_reset" => {
             Message::ConversationReset(Box::new(wire::visit_struct(map, pending, &tags)?))
+        }
+        "transcript_mirror" => {
+            Message::TranscriptMirror(Box::new(wire::visit_struct(map, pending, &tags)?))
         }
         _ => {
             let mut b = RawBuilder::new(kind);

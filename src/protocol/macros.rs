@@ -44,6 +44,7 @@ macro_rules! wire_struct {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub struct $name {
             $(
                 $(#[$fmeta])*
@@ -145,6 +146,7 @@ macro_rules! string_enum {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $var, )*
             /// A value this version does not know, kept as sent.

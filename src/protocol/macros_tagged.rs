@@ -22,6 +22,7 @@ macro_rules! tagged_enum {
     ) => {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq)]
+        #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $var($ty), )*
             $(

@@ -4,7 +4,8 @@ use serde_json::{Map, Value};
 
 use super::{
     AssistantMessage, ControlCancelRequest, ControlRequest, ControlResponse, ConversationReset,
-    EncodeError, RateLimitEvent, ResultMessage, StreamEvent, SystemMessage, UserMessage,
+    EncodeError, RateLimitEvent, ResultMessage, StreamEvent, SystemMessage, TranscriptMirror,
+    UserMessage,
 };
 
 /// A message for the consumer's stream, by `type`.
@@ -13,6 +14,7 @@ use super::{
 /// small, so a parsed message moves through channels and `Result`s without
 /// copying hundreds of bytes.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Message {
     /// `system`, by subtype.
     System(SystemMessage),
@@ -28,6 +30,8 @@ pub enum Message {
     RateLimitEvent(Box<RateLimitEvent>),
     /// `conversation_reset`.
     ConversationReset(Box<ConversationReset>),
+    /// `transcript_mirror` (`--session-mirror`).
+    TranscriptMirror(Box<TranscriptMirror>),
     /// A `type` this version does not know, kept whole.
     Unknown {
         /// The `type` value.
@@ -40,6 +44,7 @@ pub enum Message {
 /// Any line of the CLI's stdout (and of what we write to its stdin): a
 /// message or a control frame.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum StdoutFrame {
     /// A message for the consumer.
     Message(Message),
@@ -64,6 +69,7 @@ impl Message {
             Self::StreamEvent(_) => "stream_event".into(),
             Self::RateLimitEvent(_) => "rate_limit_event".into(),
             Self::ConversationReset(_) => "conversation_reset".into(),
+            Self::TranscriptMirror(_) => "transcript_mirror".into(),
             Self::Unknown { kind, .. } => format!("unknown/{kind}"),
         }
     }
@@ -95,6 +101,7 @@ from_payload!(
     Message::StreamEvent(StreamEvent),
     Message::RateLimitEvent(RateLimitEvent),
     Message::ConversationReset(ConversationReset),
+    Message::TranscriptMirror(TranscriptMirror),
     StdoutFrame::ControlRequest(ControlRequest),
     StdoutFrame::ControlResponse(ControlResponse),
     StdoutFrame::ControlCancelRequest(ControlCancelRequest),

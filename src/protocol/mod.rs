@@ -10,6 +10,9 @@
 //!   ([`Extras`]), and unknown `type`s, subtypes, blocks and hook events
 //!   are values (`Unknown`/`Other` variants with their raw JSON), so a parse
 //!   -> serialize round trip loses nothing.
+//! - The CLI keeps adding fields, subtypes and blocks, so every type here is
+//!   `#[non_exhaustive]`: build one from `Default` (or its constructor) and
+//!   set fields, and match with a `_` arm.
 //! - Errors are typed ([`ParseError`]): not JSON, malformed JSON (with
 //!   line/column), a missing required field or an invalid field, each
 //!   naming the message type and field and carrying the line's prefix.
@@ -72,6 +75,7 @@ mod result;
 mod stream_event;
 mod system;
 mod system_events;
+mod transcript_mirror;
 mod usage;
 mod user;
 
@@ -90,7 +94,8 @@ pub use control::hook_output::{
     PermissionRequestOutput, PreToolUseOutput,
 };
 pub use control::initialize::{
-    AgentDefinition, AgentInfo, HookMatcher, InitializeRequest, ModelInfo, ServerInfo, SlashCommand,
+    AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo, ServerInfo,
+    SlashCommand,
 };
 pub use control::mcp::{
     JsonRpcError, JsonRpcId, JsonRpcKind, JsonRpcMessage, McpMessageRequest, McpResponse,
@@ -103,8 +108,8 @@ pub use control::requests::{
     EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
 };
 pub use control::{
-    ControlCancelRequest, ControlError, ControlRequest, ControlRequestPayload, ControlResponse,
-    ControlResponseBody, ControlSuccess,
+    ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,
+    ControlResponse, ControlResponseBody, ControlSuccess,
 };
 pub use conversation_reset::ConversationReset;
 pub use error::{EncodeError, ParseError};
@@ -127,5 +132,6 @@ pub use system_events::{
     ApiRetry, CompactBoundary, HookResponse, HookStarted, TaskNotification, TaskProgress,
     TaskStarted, TaskUpdated,
 };
+pub use transcript_mirror::TranscriptMirror;
 pub use usage::Usage;
 pub use user::{ToolUseResult, UserApiMessage, UserMessage};

@@ -86,3 +86,23 @@ wire_struct! {
         tool_input: opt Value = "tool_input",
     }
 }
+
+impl ResultMessage {
+    /// Whether the turn ended in error: the CLI set `is_error` (an API
+    /// failure is subtype `success` with `is_error: true`), or the subtype
+    /// is anything but `success` (`error_max_turns`, a subtype this version
+    /// does not know, ...). The host, telemetry and the transcript all ask
+    /// this, so a job, its span and its record agree. The `is_error` field
+    /// stays the CLI's raw flag.
+    ///
+    /// ```
+    /// use claude_agent::protocol::{Message, parse_message};
+    /// let line = br#"{"type":"result","subtype":"error_max_turns","session_id":"s"}"#;
+    /// let Ok(Message::Result(r)) = parse_message(line) else { panic!("a result") };
+    /// assert_eq!(r.is_error, None);
+    /// assert!(r.is_error());
+    /// ```
+    pub fn is_error(&self) -> bool {
+        self.is_error == Some(true) || self.subtype != ResultSubtype::Success
+    }
+}

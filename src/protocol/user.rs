@@ -82,6 +82,7 @@ impl UserMessage {
 /// The tool's own result attached to a tool result message: a string, an
 /// object or a list, shaped per tool.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ToolUseResult {
     /// A plain string.
     Text(String),

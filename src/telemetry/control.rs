@@ -7,6 +7,8 @@ use std::time::Instant;
 use opentelemetry::trace::{SpanKind, Status, TraceContextExt, Tracer};
 use opentelemetry::{Context, KeyValue};
 
+use claude_agent_actors::ControlStatus;
+
 use super::Shared;
 
 /// Span of one control request, either direction.
@@ -89,7 +91,7 @@ impl ControlSpan {
         let span = self.cx.span();
         span.set_attributes(attributes);
         span.set_attribute(KeyValue::new("claude_agent.control.outcome", outcome));
-        if outcome != "success" {
+        if outcome != ControlStatus::Success.as_str() {
             span.set_status(Status::error(outcome));
         }
         span.end();
@@ -99,7 +101,7 @@ impl ControlSpan {
 impl Drop for ControlSpan {
     fn drop(&mut self) {
         if !self.done {
-            self.close("cancelled", Vec::new());
+            self.close(ControlStatus::Cancelled.as_str(), Vec::new());
         }
     }
 }

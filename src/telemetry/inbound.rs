@@ -4,7 +4,9 @@
 
 use std::sync::Arc;
 
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent_actors::{
+    CancellationToken, ControlStatus, HandlerError, InboundHandler, InboundRequest,
+};
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use opentelemetry::KeyValue;
@@ -34,9 +36,9 @@ impl InboundHandler for TracedHandler {
         async move {
             let result = reply.await;
             let outcome = match &result {
-                _ if watch.is_cancelled() => "cancelled",
-                Ok(_) => "success",
-                Err(_) => "error",
+                _ if watch.is_cancelled() => ControlStatus::Cancelled,
+                Ok(_) => ControlStatus::Success,
+                Err(_) => ControlStatus::Error,
             };
             let decided = match &result {
                 Ok(v) if is_permission => str_at(v, "/behavior"),
@@ -47,7 +49,7 @@ impl InboundHandler for TracedHandler {
                 .map(|d| KeyValue::new("claude_agent.decision", d))
                 .into_iter()
                 .collect();
-            span.end(outcome, attrs);
+            span.end(outcome.as_str(), attrs);
             result
         }
         .boxed()

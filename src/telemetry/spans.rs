@@ -170,7 +170,7 @@ impl SessionTrace {
                     "claude_agent.turn.subtype",
                     r.subtype.as_str().to_owned(),
                 ));
-                let is_error = r.is_error.unwrap_or(false);
+                let is_error = r.is_error();
                 span.set_attribute(KeyValue::new("claude_agent.turn.is_error", is_error));
                 if let Some(n) = r.num_turns {
                     span.set_attribute(KeyValue::new("claude_agent.turn.num_turns", n as i64));

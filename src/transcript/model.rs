@@ -130,7 +130,7 @@ impl TokenUsage {
 pub struct ResultSummary {
     /// `success`, `error_max_turns`, ...
     pub subtype: String,
-    /// Whether the turn ended in error.
+    /// Whether the turn ended in error ([`ResultMessage::is_error`]).
     pub is_error: bool,
     /// The final text (success only).
     pub result: Option<String>,
@@ -154,7 +154,7 @@ impl ResultSummary {
     pub(crate) fn from_message(r: &ResultMessage) -> Self {
         Self {
             subtype: r.subtype.to_string(),
-            is_error: r.is_error.unwrap_or(false),
+            is_error: r.is_error(),
             result: r.result.clone(),
             stop_reason: r.stop_reason.clone(),
             num_turns: r.num_turns,

@@ -149,20 +149,12 @@ fn snake_case(name: &str) -> String {
 mod tests {
     use super::*;
     use claude_agent_actors::process::ExitInfo;
-    use claude_agent_actors::{Escalation, ShutdownCause, ShutdownTimings};
+    use claude_agent_actors::{Escalation, ShutdownCause};
 
     fn report(cause: ShutdownCause, exit: Option<ExitInfo>) -> ShutdownReport {
-        ShutdownReport {
-            cause,
-            exit,
-            escalation: Escalation::Term,
-            steps: Vec::new(),
-            timings: ShutdownTimings::default(),
-            frames_after_eof: 0,
-            handlers_cancelled: 0,
-            requests_failed: 0,
-            stderr_tail: vec!["bye".into()],
-        }
+        let mut report = ShutdownReport::new(cause, exit, Escalation::Term);
+        report.stderr_tail = vec!["bye".into()];
+        report
     }
 
     #[test]

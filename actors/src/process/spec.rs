@@ -12,6 +12,7 @@ use std::path::PathBuf;
 /// assert!(spec.parent_death_signal);
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ProcessSpec {
     /// The executable: a path, or a bare name looked up in `PATH`.
     pub program: PathBuf,

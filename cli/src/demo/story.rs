@@ -169,7 +169,7 @@ async fn run_turns(client: &Client) -> Result<(), StoryError> {
             turn,
             stderr: client.stderr_tail(),
         })?;
-        if r.is_error == Some(true) || r.subtype.to_string() != "success" {
+        if r.is_error() {
             return Err(StoryError::ErrorResult {
                 turn,
                 subtype: r.subtype.to_string(),

@@ -40,6 +40,7 @@ pub enum ToolContent {
 /// assert_eq!(serde_json::to_value(&s).unwrap()["structuredContent"], json!({"sum": 5}));
 /// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[non_exhaustive]
 pub struct ToolResult {
     /// What the model sees.
     pub content: Vec<ToolContent>,

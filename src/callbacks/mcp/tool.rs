@@ -19,6 +19,7 @@ use claude_agent_actors::CancellationToken;
 
 /// What a tool knows about the call it serves.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct ToolContext {
     /// Fires when the CLI cancels the call (`control_cancel_request` or MCP
     /// `notifications/cancelled`) or the session shuts down. Hand it to
@@ -30,6 +31,19 @@ pub struct ToolContext {
     pub server: Arc<str>,
     /// The tool's name.
     pub tool: Arc<str>,
+}
+
+impl ToolContext {
+    /// A context for a call of `server`'s `tool`, with no tool call id and a
+    /// fresh cancellation token (for calling a tool directly, e.g. in a test).
+    pub fn new(server: impl Into<Arc<str>>, tool: impl Into<Arc<str>>) -> Self {
+        Self {
+            cancel: CancellationToken::new(),
+            tool_use_id: None,
+            server: server.into(),
+            tool: tool.into(),
+        }
+    }
 }
 
 /// Runs a tool on raw JSON arguments. Implemented for every
@@ -105,6 +119,7 @@ where
 /// MCP tool annotations: hints about a tool's behaviour.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
+#[non_exhaustive]
 pub struct ToolAnnotations {
     /// A human-facing title.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -9,13 +9,11 @@ wire_struct! {
     /// ```
     /// use claude_agent::protocol::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
     ///
-    /// let out = HookOutput {
-    ///     hook_specific_output: Some(HookSpecificOutput::PreToolUse(PreToolUseOutput {
-    ///         permission_decision: Some(PermissionDecision::Allow),
-    ///         ..Default::default()
-    ///     })),
-    ///     ..Default::default()
-    /// };
+    /// // Wire types may grow, so they are built from `Default`, field by field.
+    /// let mut decision = PreToolUseOutput::default();
+    /// decision.permission_decision = Some(PermissionDecision::Allow);
+    /// let mut out = HookOutput::default();
+    /// out.hook_specific_output = Some(HookSpecificOutput::PreToolUse(decision));
     /// assert_eq!(
     ///     serde_json::to_string(&out).unwrap(),
     ///     r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#

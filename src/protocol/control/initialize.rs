@@ -9,9 +9,9 @@ wire_struct! {
     #[derive(Default)]
     pub struct InitializeRequest = "control_request/initialize", builder InitializeRequestBuilder {
         /// `{Event: [matcher, ...]}`, or null for none.
-        hooks: opt BTreeMap<String, Vec<HookMatcher>> = "hooks",
+        hooks: opt BTreeMap<String, Vec<InitializeHookMatcher>> = "hooks",
         /// Custom agents by name.
-        agents: opt BTreeMap<String, AgentDefinition> = "agents",
+        agents: opt BTreeMap<String, InitializeAgent> = "agents",
         /// Skills to enable.
         skills: opt Value = "skills",
         /// Leave dynamic sections out of the system prompt.
@@ -22,9 +22,12 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// Which hook callbacks run for one matcher.
+    /// One hook matcher as the `initialize` request carries it: callback
+    /// ids, not callbacks. Register hooks with
+    /// [`callbacks::HookMatcher`](crate::callbacks::HookMatcher); this is what
+    /// it becomes on the wire.
     #[derive(Default)]
-    pub struct HookMatcher = "hook matcher", builder HookMatcherBuilder {
+    pub struct InitializeHookMatcher = "hook matcher", builder InitializeHookMatcherBuilder {
         /// Tool-name pattern, or null for all.
         matcher: opt String = "matcher",
         /// Callback ids answered through `hook_callback`.
@@ -35,9 +38,11 @@ wire_struct! {
 }
 
 wire_struct! {
-    /// A custom agent (camelCase members).
+    /// A custom agent as the `initialize` request carries it (camelCase
+    /// members), kept lossless for parsing recorded requests. Define agents
+    /// with [`options::AgentDefinition`](crate::options::AgentDefinition).
     #[derive(Default)]
-    pub struct AgentDefinition = "agent definition", builder AgentDefinitionBuilder {
+    pub struct InitializeAgent = "agent definition", builder InitializeAgentBuilder {
         /// When to use the agent.
         description: opt String = "description",
         /// Its system prompt.

@@ -142,6 +142,7 @@ wire_struct! {
 /// ```
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "behavior", rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum PermissionResult {
     /// Let the call run.
     Allow {
