@@ -2,8 +2,9 @@
 //!
 //! Exit codes: 0 the run ended with a success result; 1 with an error
 //! result; 2 the CLI or the transport failed (not found, crashed, closed
-//! before a result, timed out); 64 usage error; 130 stopped by SIGINT or
-//! SIGTERM (after an ordered shutdown).
+//! before a result, timed out); 64 usage error; 130 stopped by SIGINT, 143
+//! by SIGTERM (after an ordered shutdown; a further signal during it cuts
+//! its current wait short: SIGTERM to the CLI now, then SIGKILL).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -24,7 +25,7 @@ use serde_json::{Value, json};
 
 use crate::args::seconds;
 use crate::render;
-use crate::signals::StopSignals;
+use crate::signals::{StopSignal, StopSignals};
 
 /// Arguments of `claude-agent run`.
 #[derive(Debug, clap::Args)]
@@ -82,13 +83,16 @@ fn parse_mode(s: &str) -> Result<PermissionMode, String> {
     })
 }
 
+/// A shutdown still running after this says what it waits for.
+const SAY_WAITING_AFTER: Duration = Duration::from_secs(1);
+
 /// How the run ended, for the exit code.
 enum Outcome {
     Success,
     ErrorResult,
     Failed,
     /// SIGINT or SIGTERM: the session was shut down in order.
-    Stopped,
+    Stopped(StopSignal),
 }
 
 pub(crate) fn run(args: RunArgs) -> ExitCode {
@@ -130,7 +134,7 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
         Outcome::Success => 0,
         Outcome::ErrorResult => 1,
         Outcome::Failed => 2,
-        Outcome::Stopped => 130,
+        Outcome::Stopped(signal) => signal.exit_code(),
     })
 }
 
@@ -195,9 +199,12 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     loop {
         let item = tokio::select! {
             item = turn.next() => item,
-            () = stop.recv() => {
-                out.note("stopping: shutting the session down");
-                outcome = Outcome::Stopped;
+            signal = stop.recv() => {
+                out.note(&format!(
+                    "{}: shutting the session down (again to cut the wait short)",
+                    signal.name()
+                ));
+                outcome = Outcome::Stopped(signal);
                 break;
             }
         };
@@ -223,23 +230,53 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
         }
     }
     drop(turn);
-    if !saw_result && !matches!(outcome, Outcome::Stopped) {
+    if !saw_result && !matches!(outcome, Outcome::Stopped(_)) {
         outcome = Outcome::Failed;
     }
     // EOF now, and print what trails the result (the runtime keeps reading
     // stdout until it ends, so nothing printed after the result is lost).
+    // Signals stay honoured: each one during the shutdown cuts its current
+    // wait short (SIGTERM to the CLI now, then SIGKILL).
     let closing = {
         let c = client.clone();
         tokio::spawn(async move { c.shutdown().await })
     };
-    if saw_result {
-        let mut rest = client.receive_messages();
-        while let Some(Ok(message)) = rest.next().await {
-            out.message(&message, &mut streamed);
+    let trailing = async {
+        if saw_result {
+            let mut rest = client.receive_messages();
+            while let Some(Ok(message)) = rest.next().await {
+                out.message(&message, &mut streamed);
+            }
         }
-    }
+        client.shutdown().await
+    };
+    tokio::pin!(trailing);
+    let slow = tokio::time::sleep(SAY_WAITING_AFTER);
+    tokio::pin!(slow);
+    let mut said_waiting = false;
+    let report = loop {
+        tokio::select! {
+            report = &mut trailing => break report,
+            () = &mut slow, if !said_waiting => {
+                said_waiting = true;
+                out.note(&format!(
+                    "waiting for the CLI to exit (up to {:.0?}); Ctrl-C to stop it now",
+                    grace + term_grace
+                ));
+            }
+            signal = stop.recv() => {
+                if !matches!(outcome, Outcome::Stopped(_)) {
+                    outcome = Outcome::Stopped(signal);
+                }
+                client.hurry();
+                out.note(&format!(
+                    "{}: cutting the shutdown short (SIGTERM to the CLI, then SIGKILL)",
+                    signal.name()
+                ));
+            }
+        }
+    };
     drop(closing);
-    let report = client.shutdown().await;
     if let Some(path) = &args.artifact {
         if let Err(e) = write_artifact(path, &client) {
             out.note(&format!(

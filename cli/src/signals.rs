@@ -16,8 +16,8 @@ impl StopSignals {
         }
     }
 
-    /// Resolves on the first of them (never, if neither could be watched).
-    pub(crate) async fn recv(&mut self) {
+    /// Resolves on the next of them (never, if neither could be watched).
+    pub(crate) async fn recv(&mut self) -> StopSignal {
         let int = async {
             match &mut self.int {
                 Some(s) => s.recv().await,
@@ -31,8 +31,32 @@ impl StopSignals {
             }
         };
         tokio::select! {
-            _ = int => {}
-            _ = term => {}
+            _ = int => StopSignal::Interrupt,
+            _ = term => StopSignal::Terminate,
+        }
+    }
+}
+
+/// Which stop signal arrived.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StopSignal {
+    Interrupt,
+    Terminate,
+}
+
+impl StopSignal {
+    /// The shell's convention: 128 + the signal's number.
+    pub(crate) fn exit_code(self) -> u8 {
+        match self {
+            StopSignal::Interrupt => 130,
+            StopSignal::Terminate => 143,
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            StopSignal::Interrupt => "SIGINT",
+            StopSignal::Terminate => "SIGTERM",
         }
     }
 }

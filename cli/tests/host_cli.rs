@@ -154,7 +154,7 @@ fn a_bad_jobs_file_is_a_usage_error_naming_every_bad_line() {
 }
 
 #[test]
-fn sigterm_drains_the_host_and_exits_130() {
+fn sigterm_drains_the_host_and_exits_143() {
     let fake = fake(
         Script::new()
             .auto_reply("interrupt", json!({"still_queued": []}))
@@ -198,7 +198,7 @@ fn sigterm_drains_the_host_and_exits_130() {
     let mut rest = String::new();
     stdout.read_to_string(&mut rest).unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "{rest}");
+    assert_eq!(status.code(), Some(143), "128 + SIGTERM: {rest}");
     let summary: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
     assert_eq!(summary["kind"], "summary");
     assert_eq!(summary["drained"], true);

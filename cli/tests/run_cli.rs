@@ -281,7 +281,7 @@ fn an_artifact_holds_the_transcript_of_the_run() {
 }
 
 #[test]
-fn sigterm_during_a_turn_shuts_the_session_down_in_order_and_exits_130() {
+fn sigterm_during_a_turn_shuts_the_session_down_in_order_and_exits_143() {
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -313,7 +313,7 @@ fn sigterm_during_a_turn_shuts_the_session_down_in_order_and_exits_130() {
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stdout, &mut rest).unwrap();
     let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130));
+    assert_eq!(status.code(), Some(143), "128 + SIGTERM");
     let last: Value = serde_json::from_str(rest.lines().last().unwrap()).unwrap();
     assert_eq!(last["kind"], "shutdown");
     assert_eq!(last["escalation"], "none", "the fake exits on EOF: {last}");

@@ -2,7 +2,8 @@
 //!
 //! Exit codes: 0 every job completed; 1 some failed; 2 the host could not
 //! start; 64 usage error (bad flags or a bad jobs file, nothing run); 130
-//! SIGINT or SIGTERM drained the host.
+//! SIGINT or 143 SIGTERM drained the host (a further signal during the
+//! drain cuts every session's current shutdown wait short).
 
 mod jobs;
 mod progress;
@@ -23,7 +24,7 @@ use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};
 
 use crate::args::seconds;
-use crate::signals::StopSignals;
+use crate::signals::{StopSignal, StopSignals};
 use jobs::Job;
 use progress::Progress;
 use summary::Summary;
@@ -177,7 +178,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
     let mut out = std::io::stdout().lock();
     let (mut running, mut drain_report) = (0usize, None);
     let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
-    let mut signalled = false;
+    let mut signalled: Option<StopSignal> = None;
     while !pending.is_empty() {
         tokio::select! {
             Some(outcome) = pending.next() => {
@@ -202,11 +203,24 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Closed) => {}
             },
-            () = stop.recv(), if !signalled => {
-                signalled = true;
+            signal = stop.recv() => {
+                if signalled.is_some() {
+                    // A further signal: every session's shutdown skips its
+                    // current wait (SIGTERM now, then SIGKILL).
+                    eprintln!("claude-agent host: {}: cutting every shutdown short", signal.name());
+                    if let Ok(sessions) = host.sessions().await {
+                        for session in sessions {
+                            if let Some(client) = session.current_client() {
+                                client.hurry();
+                            }
+                        }
+                    }
+                    continue;
+                }
+                signalled = Some(signal);
                 progress.finish();
-                eprintln!("claude-agent host: stopping: draining {} running sessions (deadline {:?})",
-                    running, s.drain_deadline);
+                eprintln!("claude-agent host: {}: draining {} running sessions (deadline {:.1?}; again to cut it short)",
+                    signal.name(), running, s.drain_deadline);
                 let host = host.clone();
                 let opts = DrainOptions::new(s.drain_deadline).interrupt(true);
                 drain = Some(tokio::spawn(async move { host.drain(opts).await }));
@@ -244,8 +258,8 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
         summary.print_human();
     }
     let _ = out.flush();
-    ExitCode::from(if summary.drained {
-        130
+    ExitCode::from(if let Some(signal) = signalled {
+        signal.exit_code()
     } else if summary.failed() > 0 {
         1
     } else {
