@@ -45,6 +45,8 @@ struct Totals {
     frames: u64,
     unknown: u64,
     errors: u64,
+    /// Inputs that could not be opened or read to their end.
+    unreadable: Vec<String>,
 }
 
 pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
@@ -60,6 +62,15 @@ pub(crate) fn run(args: &ReplayArgs) -> ExitCode {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("claude-agent replay: cannot write output: {e}");
+            ExitCode::from(2)
+        }
+        // An input that could not be read is a failure whatever the mode:
+        // the replay of the others still ran and was printed.
+        Ok(()) if !totals.unreadable.is_empty() => {
+            eprintln!(
+                "claude-agent replay: could not read {}",
+                totals.unreadable.join(", ")
+            );
             ExitCode::from(2)
         }
         Ok(()) if args.strict && totals.unknown + totals.errors > 0 => ExitCode::from(1),
@@ -85,6 +96,7 @@ fn replay_all<W: Write>(
             Ok(file) => replay_one(&name, file, args, out, totals)?,
             Err(e) => {
                 totals.errors += 1;
+                totals.unreadable.push(name.clone());
                 eprintln!("claude-agent replay: cannot open {name}: {e}");
                 out.file_error(&name, &format!("cannot open: {e}"))?;
             }
@@ -110,6 +122,7 @@ fn replay_one<R: Read, W: Write>(
                 // A read error (e.g. a directory, a device gone) ends this
                 // file but not the replay.
                 totals.errors += 1;
+                totals.unreadable.push(name.to_owned());
                 eprintln!("claude-agent replay: cannot read {name}: {e}");
                 return out.file_error(name, &format!("cannot read: {e}"));
             }
@@ -172,10 +185,11 @@ struct Record<'a> {
 
 /// The last `--json` output line.
 #[derive(Serialize)]
-struct Summary {
+struct Summary<'a> {
     frames: u64,
     unknown: u64,
     errors: u64,
+    unreadable: &'a [String],
 }
 
 /// Where replayed frames go: JSON objects or a readable transcript.
@@ -247,6 +261,7 @@ impl<W: Write> Output<W> {
                 frames: t.frames,
                 unknown: t.unknown,
                 errors: t.errors,
+                unreadable: &t.unreadable,
             });
         }
         writeln!(

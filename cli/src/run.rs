@@ -399,8 +399,31 @@ impl Printer {
         eprintln!("claude-agent run: {text}");
     }
 
+    /// Human mode: one line on stderr. JSON mode: that line too, and one
+    /// object on stdout saying what failed, so a consumer of the stream is
+    /// never left with nothing.
     fn failure(&self, e: &Error) {
         eprintln!("claude-agent run: {e}");
+        if self.json {
+            let mut causes = Vec::new();
+            let mut source = std::error::Error::source(e);
+            while let Some(s) = source {
+                causes.push(s.to_string());
+                source = s.source();
+            }
+            let what = if e.is_cli_not_found() {
+                "cli_not_found"
+            } else if e.is_timeout() {
+                "timeout"
+            } else if e.is_closed() {
+                "cli_exited"
+            } else if e.is_invalid_options() {
+                "invalid_options"
+            } else {
+                "failed"
+            };
+            self.line(&json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes}).to_string());
+        }
     }
 
     fn shutdown(&self, report: &ShutdownReport) {

@@ -151,12 +151,12 @@ fn empty_file_gives_only_a_zero_summary() {
     assert_eq!(lines.len(), 1);
     assert_eq!(
         lines[0],
-        serde_json::json!({"frames": 0, "unknown": 0, "errors": 0})
+        serde_json::json!({"frames": 0, "unknown": 0, "errors": 0, "unreadable": []})
     );
 }
 
 #[test]
-fn a_missing_file_is_reported_and_the_next_file_still_replays() {
+fn a_missing_file_is_reported_the_next_file_still_replays_and_the_exit_is_2() {
     let dir = tempfile::tempdir().unwrap();
     let good = write_temp(&dir, "good.ndjson", b"{\"type\":\"conversation_reset\"}\n");
     let missing = dir.path().join("nope.ndjson");
@@ -170,6 +170,28 @@ fn a_missing_file_is_reported_and_the_next_file_still_replays() {
     assert!(lines[1]["file"].as_str().unwrap().ends_with("good.ndjson"));
     assert_eq!(lines[2]["errors"], 1);
     assert_eq!(lines[2]["frames"], 1);
+    assert!(
+        lines[2]["unreadable"][0]
+            .as_str()
+            .unwrap()
+            .ends_with("nope.ndjson")
+    );
+    assert_eq!(out.status.code(), Some(2), "an input could not be read");
+}
+
+#[test]
+fn a_directory_given_as_input_exits_2_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write_temp(&dir, "good.ndjson", b"{\"type\":\"conversation_reset\"}\n");
+    let out = replay(&[dir.path().to_str().unwrap(), &good], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("could not read"), "{stderr}");
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("conversation"),
+        "the next file still replays: {stdout}"
+    );
 }
 
 #[test]

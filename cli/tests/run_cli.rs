@@ -103,6 +103,51 @@ fn a_missing_cli_exits_two_with_one_clear_line() {
 }
 
 #[test]
+fn a_cli_path_that_exists_but_cannot_run_gets_its_own_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("claude");
+    std::fs::write(&plain, "not a program\n").unwrap();
+    for (path, reason) in [
+        (plain.as_path(), "no execute permission"),
+        (dir.path(), "it is a directory"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+            .args(["run", "--cli"])
+            .arg(path)
+            .arg("hi")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("cannot be executed") && err.contains(reason),
+            "{err}"
+        );
+        assert!(!err.contains("not found"), "{err}");
+    }
+}
+
+#[test]
+fn with_json_a_failed_start_still_prints_one_json_object() {
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--json", "--cli", "/nonexistent/claude", "hi"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let lines = lines(&out);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert_eq!(lines[0]["kind"], "error");
+    assert_eq!(lines[0]["error"], "cli_not_found");
+    assert!(
+        lines[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/claude")
+    );
+}
+
+#[test]
 fn a_crash_before_the_result_exits_two_with_status_and_stderr_tail() {
     let fake = fake(
         Script::new()

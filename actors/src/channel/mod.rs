@@ -96,11 +96,20 @@ pub trait ChannelControl: Send + 'static {
 /// Why a channel could not be opened.
 #[derive(Debug, thiserror::Error)]
 pub enum ChannelError {
-    /// The executable does not exist (or is not executable).
+    /// The executable does not exist.
     #[error("CLI executable not found at {path}")]
     NotFound {
         /// The path or name that was looked up.
         path: PathBuf,
+    },
+    /// The path exists but cannot be executed (a directory, a file without
+    /// execute permission).
+    #[error("{path} exists but cannot be executed: {reason}")]
+    NotExecutable {
+        /// The path.
+        path: PathBuf,
+        /// Why: "it is a directory", "no execute permission", ...
+        reason: &'static str,
     },
     /// The working directory does not exist.
     #[error("working directory {path} does not exist")]

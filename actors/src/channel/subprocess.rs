@@ -44,6 +44,11 @@ impl Transport for SubprocessTransport {
                     ChannelError::NotFound {
                         path: program.clone(),
                     }
+                } else if source.kind() == std::io::ErrorKind::PermissionDenied {
+                    ChannelError::NotExecutable {
+                        path: program.clone(),
+                        reason: "permission denied",
+                    }
                 } else {
                     ChannelError::Spawn {
                         program: program.clone(),
@@ -76,11 +81,37 @@ fn check_spec(spec: &ProcessSpec) -> Result<(), ChannelError> {
         }
     }
     if resolve_program(spec).is_none() {
+        if let Some(reason) = not_executable(spec) {
+            return Err(ChannelError::NotExecutable {
+                path: spec.program.clone(),
+                reason,
+            });
+        }
         return Err(ChannelError::NotFound {
             path: spec.program.clone(),
         });
     }
     Ok(())
+}
+
+/// For a program given as a path that exists: why it cannot be executed.
+fn not_executable(spec: &ProcessSpec) -> Option<&'static str> {
+    let program = &spec.program;
+    if program.components().count() <= 1 && !program.is_absolute() {
+        return None;
+    }
+    let path = match &spec.cwd {
+        Some(cwd) if program.is_relative() => cwd.join(program),
+        _ => program.clone(),
+    };
+    let meta = std::fs::metadata(path).ok()?;
+    Some(if meta.is_dir() {
+        "it is a directory"
+    } else if !meta.is_file() {
+        "it is not a regular file"
+    } else {
+        "no execute permission"
+    })
 }
 
 /// Where the OS will find the program: a path (relative to the child's
