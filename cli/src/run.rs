@@ -11,6 +11,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use claude_agent::callbacks::{AllowList, Decision};
@@ -18,7 +19,9 @@ use claude_agent::options::PermissionMode;
 use claude_agent::protocol::{
     ApiStreamEvent, ContentBlock, Delta, Message, PermissionResult, ResultMessage,
 };
+use claude_agent::transcript::SkippedLine;
 use claude_agent::{Client, Error, Options};
+use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
 use claude_agent_actors::{Escalation, ShutdownReport};
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -71,6 +74,10 @@ pub(crate) struct RunArgs {
     /// Write the session's transcript (JSON) to this file.
     #[arg(long, value_name = "FILE")]
     artifact: Option<PathBuf>,
+    /// Stdout lines longer than this are skipped (and reported) without
+    /// being held in memory.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LINE_BYTES)]
+    max_line_bytes: usize,
     /// One JSON object per line instead of a readable stream.
     #[arg(long)]
     json: bool,
@@ -163,7 +170,17 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     options.include_partial_messages = args.include_partial;
     let mut stop = StopSignals::register();
     let printer = out.clone();
+    let reporter = out.clone();
+    let skipped = Arc::new(AtomicU64::new(0));
+    let counted = skipped.clone();
     let client = Client::builder(options)
+        .max_line_bytes(args.max_line_bytes)
+        .on_diagnostic(move |d| {
+            if let Some(line) = SkippedLine::from_diagnostic(d) {
+                counted.fetch_add(1, Ordering::Relaxed);
+                reporter.skipped(&line);
+            }
+        })
         .can_use_tool(AllowList::new(args.allow.clone(), args.deny.clone()))
         .on_decision(Arc::new(move |d: &Decision| printer.decision(d)))
         .grace(grace)
@@ -182,7 +199,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     };
     if let Err(e) = client.send(args.prompt.as_str()).await {
         out.failure(&e);
-        out.shutdown(&client.shutdown().await);
+        out.shutdown(&client.shutdown().await, skipped.load(Ordering::Relaxed));
         return Outcome::Failed;
     }
     let _interrupter = interrupt_after.map(|after| {
@@ -222,7 +239,10 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
                 out.message(&message, &mut streamed);
             }
             // A line that fails to parse is reported; the run goes on.
-            Err(Error::Parse(e)) => out.note(&format!("skipped a malformed message: {e}")),
+            Err(Error::Parse(e)) => {
+                skipped.fetch_add(1, Ordering::Relaxed);
+                out.skipped_message(&e.to_string());
+            }
             Err(e) => {
                 out.failure(&e);
                 break;
@@ -285,7 +305,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
             ));
         }
     }
-    out.shutdown(&report);
+    out.shutdown(&report, skipped.load(Ordering::Relaxed));
     outcome
 }
 
@@ -426,7 +446,37 @@ impl Printer {
         }
     }
 
-    fn shutdown(&self, report: &ShutdownReport) {
+    /// A stdout line the runtime skipped: one line on stderr, or a
+    /// `diagnostic` object in the JSON stream.
+    fn skipped(&self, line: &SkippedLine) {
+        let prefix: String = line.prefix.chars().take(80).collect();
+        if self.json {
+            return self.line(
+                &json!({"kind": "diagnostic", "diagnostic": "line_skipped", "reason": line.reason, "len": line.len, "prefix": prefix})
+                    .to_string(),
+            );
+        }
+        let len = line
+            .len
+            .map_or_else(String::new, |n| format!(", {n} bytes"));
+        self.note(&format!(
+            "skipped a stdout line ({}{len}): {prefix}",
+            line.reason.replace('_', " ")
+        ));
+    }
+
+    /// A JSON line that did not fit its message type.
+    fn skipped_message(&self, why: &str) {
+        if self.json {
+            return self.line(
+                &json!({"kind": "diagnostic", "diagnostic": "message_skipped", "reason": "invalid", "message": why})
+                    .to_string(),
+            );
+        }
+        self.note(&format!("skipped a malformed message: {why}"));
+    }
+
+    fn shutdown(&self, report: &ShutdownReport, skipped_lines: u64) {
         let escalation = match report.escalation {
             Escalation::None => "none",
             Escalation::Term => "term",
@@ -436,8 +486,12 @@ impl Printer {
             let mut v = serde_json::to_value(report).unwrap_or_else(|_| json!({}));
             if let Some(obj) = v.as_object_mut() {
                 obj.insert("kind".into(), json!("shutdown"));
+                obj.insert("skipped_lines".into(), json!(skipped_lines));
             }
             return self.line(&v.to_string());
+        }
+        if skipped_lines > 0 {
+            self.note(&format!("{skipped_lines} stdout line(s) skipped"));
         }
         if report.escalation != Escalation::None {
             self.note(&format!("the CLI had to be stopped with {escalation}"));

@@ -366,3 +366,62 @@ fn sigterm_during_a_turn_shuts_the_session_down_in_order_and_exits_143() {
         assert!(claude_agent_testkit::wait_until_gone(pid, SOON));
     }
 }
+
+/// A CLI that prints a non-JSON line, a malformed line and a line over the
+/// limit before its result.
+fn noisy() -> Fake {
+    fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit_raw("npm WARN something is not JSON\n")
+            .emit_raw("{\"type\": \"assistant\", oops\n")
+            .emit_big_line(5_000, None)
+            .emit(result("success", "done"))
+            .emit(state("idle")),
+    )
+}
+
+#[test]
+fn skipped_lines_are_reported_as_json_diagnostics_and_counted() {
+    let fake = noisy();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = dir.path().join("t.json");
+    let out = run(
+        &fake,
+        &[
+            "--json",
+            "--max-line-bytes",
+            "1000",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "go",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = lines(&out);
+    let diags: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "diagnostic").collect();
+    let reasons: Vec<&str> = diags
+        .iter()
+        .map(|d| d["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["not_json", "malformed", "oversized"], "{diags:?}");
+    assert_eq!(diags[2]["len"], 4_999, "the line without its newline");
+    assert!(diags[0]["prefix"].as_str().unwrap().starts_with("npm WARN"));
+    let last = lines.last().unwrap();
+    assert_eq!(last["kind"], "shutdown");
+    assert_eq!(last["skipped_lines"], 3, "{last}");
+    let t: Value = serde_json::from_str(&std::fs::read_to_string(&artifact).unwrap()).unwrap();
+    assert_eq!(t["skipped_lines"].as_array().unwrap().len(), 3, "{t}");
+}
+
+#[test]
+fn skipped_lines_get_one_stderr_line_each_in_human_mode() {
+    let fake = noisy();
+    let out = run(&fake, &["--max-line-bytes", "1000", "go"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("skipped a stdout line").count(), 3, "{err}");
+    assert!(err.contains("oversized, 4999 bytes"), "{err}");
+    assert!(err.contains("3 stdout line(s) skipped"), "{err}");
+}

@@ -34,6 +34,7 @@ pub(crate) struct Runtime {
     pub(crate) max_buffered_bytes: usize,
     pub(crate) idle_watchdog: Option<Watchdog>,
     pub(crate) on_stderr: Option<OnLine>,
+    pub(crate) on_diagnostic: Option<OnDiagnostic>,
     pub(crate) label: Option<String>,
     /// Keep a transcript of the run.
     pub(crate) transcript: bool,
@@ -56,6 +57,7 @@ impl Default for Runtime {
             max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
             idle_watchdog: None,
             on_stderr: None,
+            on_diagnostic: None,
             label: None,
             transcript: false,
             record_frames: None,
@@ -201,6 +203,18 @@ impl ClientBuilder {
         self
     }
 
+    /// Called with each of the runtime's diagnostics (a stdout line skipped
+    /// as not JSON, malformed or over the line limit; a handler timing
+    /// out, ...), from before the first frame on. Runs on a task of its own.
+    /// Skipped lines also go into the transcript when one is kept.
+    pub fn on_diagnostic(
+        mut self,
+        f: impl Fn(&claude_agent_actors::Diagnostic) + Send + Sync + 'static,
+    ) -> Self {
+        self.runtime.on_diagnostic = Some(Arc::new(f));
+        self
+    }
+
     /// A label for tracing spans and the live-process registry.
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.runtime.label = Some(label.into());
@@ -255,7 +269,16 @@ impl ClientBuilder {
             let (mut config, builder, transcript) = self.session_config(trace.as_ref())?;
             // Subscribed before the start: early diagnostics count too.
             let traced = trace.clone().map(|t| (t, config.subscribe_events()));
+            let watched = (builder.runtime.on_diagnostic.is_some() || transcript.is_some())
+                .then(|| config.subscribe_events());
             let (session, frames) = Session::start(config).await?;
+            if let Some(events) = watched {
+                forward_diagnostics(
+                    events,
+                    builder.runtime.on_diagnostic.clone(),
+                    transcript.clone(),
+                );
+            }
             Ok::<_, Error>((session, frames, builder, transcript, traced))
         };
         let (session, frames, builder, transcript, traced) = match started.await {
@@ -414,4 +437,39 @@ impl ClientBuilder {
             ))),
         }
     }
+}
+
+/// A diagnostics observer.
+pub(crate) type OnDiagnostic = Arc<dyn Fn(&claude_agent_actors::Diagnostic) + Send + Sync>;
+
+/// Hands the session's diagnostics to the observer and the transcript until
+/// the session's event channel closes (its end).
+fn forward_diagnostics(
+    mut events: tokio::sync::broadcast::Receiver<claude_agent_actors::SessionEvent>,
+    observer: Option<OnDiagnostic>,
+    transcript: Option<TranscriptRecorder>,
+) {
+    use tokio::sync::broadcast::error::RecvError;
+    tokio::spawn(async move {
+        loop {
+            match events.recv().await {
+                Ok(claude_agent_actors::SessionEvent::Diagnostic(d)) => {
+                    if let (Some(t), Some(line)) = (
+                        &transcript,
+                        crate::transcript::SkippedLine::from_diagnostic(&d),
+                    ) {
+                        t.record_skipped(line);
+                    }
+                    if let Some(f) = &observer {
+                        f(&d);
+                    }
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "diagnostics observer fell behind");
+                }
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
 }

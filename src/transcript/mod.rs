@@ -35,7 +35,8 @@ pub use control::{ControlOutcome, ControlRecord, Direction};
 pub use decision::DecisionRecord;
 pub use error::RecordingError;
 pub use model::{
-    ResultSummary, TokenUsage, ToolCall, ToolResultRecord, Transcript, Turn, UsageSource,
+    ResultSummary, SkippedLine, TokenUsage, ToolCall, ToolResultRecord, Transcript, Turn,
+    UsageSource,
 };
 pub use recorder::TranscriptRecorder;
 pub use recording::{FramePayload, RecordedFrame, Recorder, read_recording, read_recording_from};

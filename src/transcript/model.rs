@@ -41,6 +41,43 @@ pub struct Transcript {
     pub incomplete: bool,
     /// How the session closed; `None` while it runs.
     pub close: Option<CloseInfo>,
+    /// Stdout lines the runtime could not deliver (not JSON, malformed,
+    /// over the line limit), in order.
+    #[serde(default)]
+    pub skipped_lines: Vec<SkippedLine>,
+}
+
+/// A stdout line that was not delivered as a message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct SkippedLine {
+    /// `not_json`, `malformed` or `oversized`.
+    pub reason: String,
+    /// The line's length in bytes, when known (always for `oversized`).
+    pub len: Option<u64>,
+    /// Its first bytes (lossy UTF-8).
+    pub prefix: String,
+}
+
+impl SkippedLine {
+    /// The record of a skipped line, from the runtime's diagnostic.
+    pub fn from_diagnostic(d: &claude_agent_actors::Diagnostic) -> Option<Self> {
+        use claude_agent_actors::{Diagnostic, SkipReason};
+        let Diagnostic::LineSkipped { reason, prefix } = d else {
+            return None;
+        };
+        let (reason, len) = match reason {
+            SkipReason::NotJson => ("not_json", None),
+            SkipReason::Malformed => ("malformed", None),
+            SkipReason::Oversized { len, .. } => ("oversized", Some(*len)),
+            _ => ("other", None),
+        };
+        Some(Self {
+            reason: reason.to_owned(),
+            len,
+            prefix: prefix.clone(),
+        })
+    }
 }
 
 impl Transcript {

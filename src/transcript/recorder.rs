@@ -47,6 +47,7 @@ struct State {
     control: Vec<ControlRecord>,
     transport_error: Option<String>,
     close: Option<CloseInfo>,
+    skipped_lines: Vec<crate::transcript::SkippedLine>,
 }
 
 /// The message as JSON; an encoding failure (not expected: every parsed
@@ -86,6 +87,7 @@ impl TranscriptRecorder {
                 control: Vec::new(),
                 transport_error: None,
                 close: None,
+                skipped_lines: Vec::new(),
             })),
         }
     }
@@ -155,6 +157,11 @@ impl TranscriptRecorder {
         }
     }
 
+    /// Records a stdout line the runtime did not deliver.
+    pub fn record_skipped(&self, line: crate::transcript::SkippedLine) {
+        self.lock().skipped_lines.push(line);
+    }
+
     /// Records how the session closed; open turns become incomplete.
     pub fn record_close(&self, report: &ShutdownReport) {
         self.lock().close = Some(CloseInfo::from_report(report));
@@ -185,6 +192,7 @@ impl TranscriptRecorder {
             control_requests: s.control.clone(),
             transport_error: s.transport_error.clone(),
             close: s.close.clone(),
+            skipped_lines: s.skipped_lines.clone(),
         }
     }
 }
