@@ -46,6 +46,24 @@ pub enum ShutdownCause {
     IdleTimeout,
 }
 
+impl std::fmt::Display for ShutdownCause {
+    /// A sentence for people: no Rust `Debug` in user-facing text.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Requested => f.write_str("shutdown requested"),
+            Self::HandleDropped => f.write_str("the last session handle was dropped"),
+            Self::StartAbandoned => f.write_str("the start was abandoned"),
+            Self::InitializeFailed { reason } => write!(f, "initialize failed: {reason}"),
+            Self::CliExited { exit: Some(exit) } => write!(f, "the CLI exited ({exit})"),
+            Self::CliExited { exit: None } => f.write_str("the CLI exited"),
+            Self::StdoutClosed => f.write_str("the CLI closed its stdout"),
+            Self::Fatal { reason } => write!(f, "internal fault: {reason}"),
+            Self::HostDrain => f.write_str("the host drained its sessions"),
+            Self::IdleTimeout => f.write_str("the idle watchdog fired"),
+        }
+    }
+}
+
 /// How far the shutdown had to escalate to end the CLI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -214,3 +214,104 @@ fn sigterm_drains_the_host_and_exits_143() {
         );
     }
 }
+
+fn crashing() -> Fake {
+    fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .stderr("fatal: heap exhausted")
+            .exit(3),
+    )
+}
+
+/// No Rust `Debug` text (`Some(`, `ExitInfo {`, `CliExited {`) in what the
+/// user reads.
+fn assert_no_debug(text: &str) {
+    for tell in ["Some(", "ExitInfo", "CliExited", " { "] {
+        assert!(!text.contains(tell), "Debug formatting in {text}");
+    }
+}
+
+#[test]
+fn a_crash_s_exit_code_and_stderr_tail_reach_the_events_and_the_summary() {
+    let fake = crashing();
+    let jobs = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "go", "id": "j1"})]);
+    let out = host_cmd(&fake, &jobs, &["--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = lines(&out);
+    let ended = lines.iter().find(|l| l["kind"] == "ended").unwrap();
+    assert_eq!(ended["failure"], "crashed");
+    assert_eq!(ended["exit"]["code"], 3, "{ended}");
+    let tail: Vec<&str> = ended["stderr_tail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(tail.contains(&"fatal: heap exhausted"), "{ended}");
+    let message = ended["message"].as_str().unwrap();
+    assert!(
+        message.contains("exit code 3") && message.contains("heap exhausted"),
+        "{message}"
+    );
+    assert_no_debug(message);
+    let summary = lines.last().unwrap();
+    let failure = &summary["failures"][0];
+    assert_eq!(failure["line"], 1);
+    assert_eq!(failure["job_id"], "j1");
+    assert_eq!(failure["exit"]["code"], 3);
+    assert_eq!(failure["stderr_tail"][0], "fatal: heap exhausted");
+}
+
+#[test]
+fn each_restart_carries_the_crash_s_exit_and_stderr_in_words() {
+    let fake = crashing();
+    let jobs = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "go"})]);
+    let out = host_cmd(&fake, &jobs, &["--json", "--restarts", "2"])
+        .output()
+        .unwrap();
+    let lines = lines(&out);
+    let restarts: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "restarting").collect();
+    assert_eq!(restarts.len(), 2, "{lines:?}");
+    for r in restarts {
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.contains("exit code 3"), "{reason}");
+        assert_no_debug(reason);
+        assert_eq!(r["exit"]["code"], 3);
+        assert_eq!(r["stderr_tail"][0], "fatal: heap exhausted");
+    }
+    // The human summary names the failure in words.
+    let human = host_cmd(&fake, &jobs, &["--restarts", "2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&human.stdout);
+    assert!(text.contains("line 1: the CLI crashed"), "{text}");
+    assert_no_debug(&text);
+}
+
+#[test]
+fn skipped_lines_are_reported_per_job_and_counted_in_the_summary() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit_raw("not json at all\n")
+            .emit_big_line(3_000, None)
+            .emit(result("success", "done")),
+    );
+    let jobs = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "go"})]);
+    let out = host_cmd(&fake, &jobs, &["--json", "--max-line-bytes", "1000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = lines(&out);
+    let diags: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "diagnostic").collect();
+    let reasons: Vec<&str> = diags
+        .iter()
+        .map(|d| d["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["not_json", "oversized"], "{diags:?}");
+    assert!(diags.iter().all(|d| d["line"] == 1));
+    assert_eq!(lines.last().unwrap()["skipped_lines"], 2);
+}

@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::drain::DrainReport;
 use super::session::SessionId;
+use claude_agent_actors::process::ExitInfo;
 
 /// A step in a hosted session's life, or of the host's.
 #[derive(Debug, Clone)]
@@ -50,8 +51,12 @@ pub enum HostEvent {
         after: Duration,
         /// The CLI's session id it will `--resume`, when known.
         resume: Option<String>,
-        /// What the crash was.
+        /// What the crash was, in words.
         reason: String,
+        /// How the crashed CLI ended, when known.
+        exit: Option<ExitInfo>,
+        /// Its last stderr lines.
+        stderr_tail: Vec<String>,
     },
     /// Done, for good.
     Ended {
@@ -61,6 +66,12 @@ pub enum HostEvent {
         tenant: String,
         /// `None` = completed; else [`Failure::cause_name`](super::Failure::cause_name).
         failure: Option<&'static str>,
+        /// The failure in words (its `Display`), when it failed.
+        message: Option<String>,
+        /// How the CLI ended, when the failure knows ([`Failure::exit`](super::Failure::exit)).
+        exit: Option<ExitInfo>,
+        /// The CLI's last stderr lines, when the failure knows them.
+        stderr_tail: Vec<String>,
         /// A job's turn latency.
         turn_latency: Option<Duration>,
         /// Restarts performed.
@@ -107,15 +118,22 @@ impl HostEvent {
                 after,
                 resume,
                 reason,
+                exit,
+                stderr_tail,
             } => json!({"kind": "restarting", "id": id.0, "tenant": tenant, "attempt": attempt,
-                        "after_ms": ms(*after), "resume": resume, "reason": reason}),
+                        "after_ms": ms(*after), "resume": resume, "reason": reason,
+                        "exit": exit, "stderr_tail": stderr_tail}),
             Self::Ended {
                 id,
                 tenant,
                 failure,
+                message,
+                exit,
+                stderr_tail,
                 turn_latency,
                 restarts,
             } => json!({"kind": "ended", "id": id.0, "tenant": tenant, "failure": failure,
+                        "message": message, "exit": exit, "stderr_tail": stderr_tail,
                         "turn_latency_ms": turn_latency.map(ms), "restarts": restarts}),
             Self::Draining {
                 running,

@@ -181,7 +181,9 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
                     attempt: restarts,
                     after,
                     resume: resume.clone(),
-                    reason: format!("{:?}", report.cause),
+                    reason: report.cause.to_string(),
+                    exit: report.exit,
+                    stderr_tail: report.stderr_tail.clone(),
                 });
                 let _ = lc.host.cast(HostMsg::Restarted(lc.tenant.clone()));
                 lc.state.send_replace(SessionStatus::Restarting {

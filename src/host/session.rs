@@ -105,7 +105,7 @@ pub enum Failure {
     #[error("could not start the CLI: {0}")]
     Connect(#[source] Arc<crate::Error>),
     /// The CLI crashed and no restart was allowed (or left).
-    #[error("the CLI crashed ({cause:?})")]
+    #[error("the CLI crashed: {cause}{}", stderr_tail.last().map(|l| format!("; stderr: {l}")).unwrap_or_default())]
     Crashed {
         /// How the session ended.
         cause: ShutdownCause,
@@ -129,6 +129,22 @@ pub enum Failure {
 }
 
 impl Failure {
+    /// How the CLI ended, when the failure knows.
+    pub fn exit(&self) -> Option<ExitInfo> {
+        match self {
+            Self::Crashed { exit, .. } => *exit,
+            _ => None,
+        }
+    }
+
+    /// The CLI's last stderr lines, when the failure knows them.
+    pub fn stderr_tail(&self) -> &[String] {
+        match self {
+            Self::Crashed { stderr_tail, .. } => stderr_tail,
+            _ => &[],
+        }
+    }
+
     /// A short stable name, for summaries and metrics.
     pub fn cause_name(&self) -> &'static str {
         match self {

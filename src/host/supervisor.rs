@@ -276,6 +276,13 @@ impl HostState {
             id: outcome.id,
             tenant: outcome.tenant.clone(),
             failure: outcome.failure.as_ref().map(Failure::cause_name),
+            message: outcome.failure.as_ref().map(ToString::to_string),
+            exit: outcome.failure.as_ref().and_then(Failure::exit),
+            stderr_tail: outcome
+                .failure
+                .as_ref()
+                .map(|f| f.stderr_tail().to_vec())
+                .unwrap_or_default(),
             turn_latency: outcome.turn_latency,
             restarts: outcome.restarts,
         });

@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 
 use crate::args::seconds;
 use crate::signals::{StopSignal, StopSignals};
+use claude_agent::transcript::SkippedLine;
 use jobs::Job;
 use progress::Progress;
 use summary::Summary;
@@ -63,10 +64,21 @@ pub(crate) struct HostArgs {
     /// On SIGINT/SIGTERM: seconds before what is still running is killed.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     drain_deadline: f64,
+    /// Stdout lines longer than this are skipped (and reported) without
+    /// being held in memory.
+    #[arg(long, value_name = "N", default_value_t = claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES)]
+    max_line_bytes: usize,
     /// Events as NDJSON on stdout, the summary as the last line.
     #[arg(long)]
     json: bool,
 }
+
+/// Skipped-line reports the queue had no room for.
+static DROPPED_REPORTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Skipped-line reports waiting to be printed; beyond this many, further
+/// ones are counted but not printed.
+const DIAGNOSTIC_QUEUE: usize = 1024;
 
 struct Settings {
     grace: Duration,
@@ -156,8 +168,20 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
     let mut pending = FuturesUnordered::new();
     let progress = Progress::new(jobs.len(), args.json);
     let mut summary = Summary::default();
+    let (diag_tx, mut diag_rx) =
+        tokio::sync::mpsc::channel::<(usize, SkippedLine)>(DIAGNOSTIC_QUEUE);
     for job in jobs {
+        let (tx, line) = (diag_tx.clone(), job.line);
         let builder = ClientBuilder::new(job.options)
+            .max_line_bytes(args.max_line_bytes)
+            .on_diagnostic(move |d| {
+                if let Some(skipped) = SkippedLine::from_diagnostic(d) {
+                    // Full queue: the summary still counts it (below).
+                    if tx.try_send((line, skipped)).is_err() {
+                        DROPPED_REPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    }
+                }
+            })
             .grace(s.grace)
             .term_grace(s.term_grace)
             .initialize_timeout(s.timeout)
@@ -181,8 +205,20 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
     let mut signalled: Option<StopSignal> = None;
     while !pending.is_empty() {
         tokio::select! {
+            Some((line, skipped)) = diag_rx.recv() => {
+                summary.skipped_lines += 1;
+                let prefix: String = skipped.prefix.chars().take(80).collect();
+                if args.json {
+                    let _ = writeln!(out, "{}", json!({"kind": "diagnostic", "diagnostic": "line_skipped",
+                        "line": line, "reason": skipped.reason, "len": skipped.len, "prefix": prefix}));
+                } else {
+                    let len = skipped.len.map_or_else(String::new, |n| format!(", {n} bytes"));
+                    progress.println(&format!("claude-agent host: job on line {line}: skipped a stdout line ({}{len}): {prefix}",
+                        skipped.reason.replace('_', " ")));
+                }
+            }
             Some(outcome) = pending.next() => {
-                summary.add(&outcome);
+                summary.add(&outcome, by_session.get(&outcome.id));
                 progress.draw(summary.jobs, summary.failed(), running);
             }
             ev = events.recv() => match ev {
@@ -243,6 +279,11 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
             let _ = writeln!(out, "{}", with_job(&ev, &by_session));
         }
     }
+    drop(diag_tx);
+    while let Ok((_, _)) = diag_rx.try_recv() {
+        summary.skipped_lines += 1;
+    }
+    summary.skipped_lines += DROPPED_REPORTS.load(std::sync::atomic::Ordering::Relaxed);
     // Everything submitted has ended; the host has nothing left to stop.
     drop(host);
     progress.finish();

@@ -31,6 +31,15 @@ impl Progress {
         self.bar.set_position(done as u64);
     }
 
+    /// One line on stderr, above the bar when it is drawn.
+    pub(crate) fn println(&self, line: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{line}");
+        } else {
+            self.bar.println(line);
+        }
+    }
+
     /// Leaves the bar as last drawn; called on a drain and at the end, so
     /// only the first call does anything.
     pub(crate) fn finish(&self) {

@@ -19,14 +19,32 @@ pub(crate) struct Summary {
     pub(crate) restarts: u64,
     pub(crate) elapsed: Duration,
     pub(crate) drained: bool,
+    /// One record per failed job: its line, cause, message, exit, stderr.
+    failures: Vec<Value>,
+    /// Stdout lines the sessions skipped (not JSON, malformed, too long).
+    pub(crate) skipped_lines: u64,
 }
 
+/// How many failures the human summary lists one by one.
+const FAILURES_SHOWN: usize = 20;
+
 impl Summary {
-    pub(crate) fn add(&mut self, outcome: &SessionOutcome) {
+    /// Counts an outcome; `job` is the job's line in the file and its `id`.
+    pub(crate) fn add(&mut self, outcome: &SessionOutcome, job: Option<&(usize, Option<Value>)>) {
         self.jobs += 1;
         match &outcome.failure {
             None => self.completed += 1,
-            Some(f) => *self.failed_by_cause.entry(f.cause_name()).or_default() += 1,
+            Some(f) => {
+                *self.failed_by_cause.entry(f.cause_name()).or_default() += 1;
+                self.failures.push(json!({
+                    "line": job.map(|j| j.0),
+                    "job_id": job.and_then(|j| j.1.clone()),
+                    "failure": f.cause_name(),
+                    "message": f.to_string(),
+                    "exit": f.exit(),
+                    "stderr_tail": f.stderr_tail(),
+                }));
+            }
         }
         if let Some(l) = outcome.turn_latency {
             self.latencies.push(l);
@@ -70,6 +88,8 @@ impl Summary {
             "restarts": self.restarts,
             "elapsed_ms": self.elapsed.as_secs_f64() * 1e3,
             "drained": self.drained,
+            "failures": self.failures,
+            "skipped_lines": self.skipped_lines,
         })
     }
 
@@ -94,11 +114,26 @@ impl Summary {
         for (cause, n) in &self.failed_by_cause {
             println!("  failed, {cause}: {n}");
         }
+        for f in self.failures.iter().take(FAILURES_SHOWN) {
+            let line = f["line"]
+                .as_u64()
+                .map_or_else(|| "?".to_owned(), |l| l.to_string());
+            println!(
+                "  line {line}: {}",
+                f["message"].as_str().unwrap_or("failed")
+            );
+        }
+        if self.failures.len() > FAILURES_SHOWN {
+            println!(
+                "  ... and {} more (--json lists all)",
+                self.failures.len() - FAILURES_SHOWN
+            );
+        }
         let (p50, p99) = (self.latency(0.5), self.latency(0.99));
         println!("turn latency: p50 {}, p99 {}", fmt(p50), fmt(p99));
         println!(
-            "escalations: {} SIGTERM, {} SIGKILL; restarts: {}",
-            self.escalations_term, self.escalations_kill, self.restarts
+            "escalations: {} SIGTERM, {} SIGKILL; restarts: {}; skipped stdout lines: {}",
+            self.escalations_term, self.escalations_kill, self.restarts, self.skipped_lines
         );
     }
 }
