@@ -11,8 +11,7 @@ use claude_agent::protocol::{
 use serde_json::Value;
 
 fn fixtures_dir() -> PathBuf {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
     assert!(
         dir.is_dir(),
         "fixture folder {} is missing: the protocol tests need the real CLI transcripts",

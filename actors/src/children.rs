@@ -41,6 +41,7 @@ pub(crate) async fn spawn_children(
         TransportActor,
         TransportArgs {
             writer,
+            stdin: a.stdin,
             control,
             ended: ended_tx,
             supervisor: myself.clone(),
@@ -53,7 +54,6 @@ pub(crate) async fn spawn_children(
         None,
         ControlDispatch,
         DispatchArgs {
-            transport: transport.clone(),
             callback: a.inbound,
             handler_timeout: a.handler_timeout,
             shared: a.shared.clone(),

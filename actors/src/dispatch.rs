@@ -16,11 +16,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::handler::{
-    HandlerActor, HandlerArgs, HandlerMsg, InboundHandler, InboundRequest, reply_line,
-};
+use crate::handler::{HandlerActor, HandlerArgs, HandlerMsg, InboundHandler, reply_line};
+use crate::inbound::InboundRequest;
 use crate::shared::Shared;
-use crate::transport::TransportMsg;
 
 pub(crate) type ReplyTx = oneshot::Sender<Result<Value, ControlError>>;
 
@@ -53,7 +51,6 @@ pub(crate) enum DispatchMsg {
 }
 
 pub(crate) struct DispatchArgs {
-    pub(crate) transport: ActorRef<TransportMsg>,
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
     pub(crate) shared: Arc<Shared>,
@@ -79,11 +76,9 @@ impl DispatchState {
         Counters::set(&c.handlers_pending, self.handlers.len() as u64);
     }
 
+    /// Queues a control line without waiting (we are inside `handle`).
     fn write(&self, line: Bytes) {
-        let _ = self
-            .args
-            .transport
-            .cast(TransportMsg::Write { line, done: None });
+        self.args.shared.stdin.push_control_detached(line);
     }
 
     async fn spawn_handler(&mut self, myself: &ActorRef<DispatchMsg>, req: InboundRequest) {
@@ -105,7 +100,6 @@ impl DispatchState {
             callback: self.args.callback.clone(),
             cancel: cancel.clone(),
             timeout: self.args.handler_timeout,
-            transport: self.args.transport.clone(),
             shared: self.args.shared.clone(),
         };
         match Actor::spawn_linked(None, HandlerActor, args, myself.get_cell()).await {

@@ -41,6 +41,7 @@ mod envelope;
 mod error;
 mod events;
 mod handler;
+mod inbound;
 mod reader;
 mod registry;
 mod request;
@@ -48,6 +49,7 @@ mod session;
 mod shared;
 mod shutdown;
 mod start;
+mod stdin_queue;
 mod stop;
 mod stream;
 mod supervisor;
@@ -63,9 +65,11 @@ pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
-pub use handler::{InboundHandler, InboundRequest, RejectAll};
+pub use handler::{InboundHandler, RejectAll};
+pub use inbound::{InboundRequest, RawRequest};
 pub use registry::{SessionInfo, live_sessions};
 pub use session::Session;
 pub use shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+pub use stdin_queue::DEFAULT_MAX_STDIN_BYTES;
 pub use stream::{Frame, FrameStream};
 pub use tokio_util::sync::CancellationToken;

@@ -22,7 +22,7 @@ use crate::dispatch::DispatchMsg;
 use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::framing::{Line, LineReader};
-use crate::handler::InboundRequest;
+use crate::inbound::{InboundRequest, RawRequest};
 use crate::shared::Shared;
 use crate::stream::Frame;
 use crate::supervisor::SupervisorMsg;
@@ -84,11 +84,21 @@ impl Loop {
                 request_id,
                 subtype,
                 request,
-            } => DispatchMsg::Inbound(InboundRequest {
-                request_id,
-                subtype,
-                request,
-            }),
+            } => {
+                // The line itself goes on: the handler decodes the span once.
+                let request = match request {
+                    Some(span) => match RawRequest::in_line(line.clone(), span) {
+                        Some(r) => r,
+                        None => return self.skipped(SkipReason::Malformed, &line),
+                    },
+                    None => RawRequest::null(),
+                };
+                DispatchMsg::Inbound(InboundRequest {
+                    request_id,
+                    subtype,
+                    request,
+                })
+            }
             Envelope::ControlCancel { request_id } => DispatchMsg::Cancel { id: request_id },
             Envelope::Message {
                 kind,

@@ -22,6 +22,7 @@ use crate::events::{
 use crate::registry;
 use crate::shutdown::ShutdownReport;
 use crate::stderr::StderrRing;
+use crate::stdin_queue::StdinTx;
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
@@ -40,6 +41,8 @@ pub(crate) struct Shared {
     pub(crate) span: Span,
     pub(crate) counters: Counters,
     pub(crate) budget: Arc<Budget>,
+    /// The CLI's stdin queue: every writer pushes here directly.
+    pub(crate) stdin: Arc<StdinTx>,
     pub(crate) stderr: StderrRing,
     /// Latched when the stdout read loop ended.
     pub(crate) stdout_done: CancellationToken,
@@ -84,6 +87,7 @@ impl Shared {
         label: Option<String>,
         pid: Option<u32>,
         budget: Arc<Budget>,
+        stdin: StdinTx,
         stderr: StderrRing,
         log_payloads: bool,
         events: Option<broadcast::Sender<SessionEvent>>,
@@ -108,6 +112,7 @@ impl Shared {
             span,
             counters: Counters::default(),
             budget,
+            stdin: Arc::new(stdin),
             stderr,
             stdout_done: CancellationToken::new(),
             stderr_done: CancellationToken::new(),
@@ -153,7 +158,8 @@ impl Shared {
     }
 
     pub(crate) fn stats(&self) -> SessionStats {
-        self.counters.snapshot(self.budget.buffered())
+        self.counters
+            .snapshot(self.budget.buffered(), self.stdin.queued_bytes())
     }
 
     /// Stop admitting new work. Returns true for the first caller.

@@ -1,8 +1,10 @@
 //! `TransportActor`: owns the channel's writer and its `ChannelControl`.
 //!
 //! Two tasks do the waiting so the actor never blocks in `handle`:
-//! - the stdin writer writes lines in order; a CLI that stops reading stdin
-//!   stalls only this task (escalation goes through the other one);
+//! - the stdin writer takes lines from the two-lane, byte-bounded stdin
+//!   queue (`stdin_queue.rs`; senders push there directly, not through this
+//!   actor) and writes them, control lane first; a CLI that stops reading
+//!   stdin stalls only this task (escalation goes through the other one);
 //! - the lifecycle task owns the `ChannelControl`, waits for the far end to
 //!   end, and carries out terminate / kill / cleanup meanwhile.
 //!
@@ -11,10 +13,10 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
@@ -23,6 +25,7 @@ use crate::config::WireDirection;
 use crate::events::{Counters, LifecycleEvent};
 use crate::process::ExitInfo;
 use crate::shared::Shared;
+use crate::stdin_queue::{Item, StdinRx};
 use crate::supervisor::SupervisorMsg;
 
 /// The far end has ended; `exit` is its status when known.
@@ -35,14 +38,7 @@ pub(crate) struct Ended {
 /// task is gone (its `ChannelControl` was dropped, which kills the process).
 pub(crate) type EndedWatch = watch::Receiver<Option<Ended>>;
 
-pub(crate) type WriteDone = oneshot::Sender<Result<(), String>>;
-
 pub(crate) enum TransportMsg {
-    /// Write one line (newline included).
-    Write {
-        line: Bytes,
-        done: Option<WriteDone>,
-    },
     /// Send EOF after the lines already queued.
     CloseStdin,
     /// Polite stop (SIGTERM to the group, or close).
@@ -53,11 +49,6 @@ pub(crate) enum TransportMsg {
     Cleanup(RpcReplyPort<Result<(), String>>),
 }
 
-enum WriterCmd {
-    Write(Bytes, Option<WriteDone>),
-    Close,
-}
-
 enum LifeCmd {
     Terminate,
     Kill,
@@ -66,6 +57,7 @@ enum LifeCmd {
 
 pub(crate) struct TransportArgs {
     pub(crate) writer: Box<dyn AsyncWrite + Send + Unpin>,
+    pub(crate) stdin: StdinRx,
     pub(crate) control: Box<dyn ChannelControl>,
     pub(crate) ended: watch::Sender<Option<Ended>>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
@@ -73,7 +65,7 @@ pub(crate) struct TransportArgs {
 }
 
 pub(crate) struct TransportState {
-    writer_tx: mpsc::UnboundedSender<WriterCmd>,
+    close_stdin: CancellationToken,
     life_tx: mpsc::UnboundedSender<LifeCmd>,
     _writer: AbortOnDropHandle<()>,
     _life: AbortOnDropHandle<()>,
@@ -82,52 +74,77 @@ pub(crate) struct TransportState {
 /// The transport actor.
 pub(crate) struct TransportActor;
 
+/// Writes one line; on failure stdin is broken for good.
+async fn write_one(
+    writer: &mut Option<Box<dyn AsyncWrite + Send + Unpin>>,
+    broken: &mut Option<String>,
+    item: Item,
+    shared: &Shared,
+) {
+    let line = &item.line;
+    let result = match (writer.as_mut(), &broken) {
+        (_, Some(e)) => Err(e.clone()),
+        (None, None) => Err("stdin is closed".to_owned()),
+        (Some(w), None) => {
+            let r = async {
+                w.write_all(line).await?;
+                w.flush().await
+            }
+            .await;
+            match r {
+                Ok(()) => {
+                    let body = line.strip_suffix(b"\n").unwrap_or(line);
+                    shared.tap(WireDirection::Out, body);
+                    Counters::add(&shared.counters.frames_out, 1);
+                    Counters::add(&shared.counters.bytes_out, line.len() as u64);
+                    Ok(())
+                }
+                Err(e) => {
+                    *broken = Some(e.to_string());
+                    Err(e.to_string())
+                }
+            }
+        }
+    };
+    if let Some(done) = item.done {
+        let _ = done.send(result);
+    }
+    // The item (and the bytes it holds in its lane) is released here.
+}
+
 async fn writer_task(
     writer: Box<dyn AsyncWrite + Send + Unpin>,
-    mut rx: mpsc::UnboundedReceiver<WriterCmd>,
+    mut rx: StdinRx,
+    close: CancellationToken,
     shared: Arc<Shared>,
 ) {
     let mut writer = Some(writer);
     let mut broken: Option<String> = None;
-    while let Some(cmd) = rx.recv().await {
-        match cmd {
-            WriterCmd::Write(line, done) => {
-                let result = match (&mut writer, &broken) {
-                    (_, Some(e)) => Err(e.clone()),
-                    (None, None) => Err("stdin is closed".to_owned()),
-                    (Some(w), None) => {
-                        let r = async {
-                            w.write_all(&line).await?;
-                            w.flush().await
-                        }
-                        .await;
-                        match r {
-                            Ok(()) => {
-                                let body = line.strip_suffix(b"\n").unwrap_or(&line);
-                                shared.tap(WireDirection::Out, body);
-                                Counters::add(&shared.counters.frames_out, 1);
-                                Counters::add(&shared.counters.bytes_out, line.len() as u64);
-                                Ok(())
-                            }
-                            Err(e) => {
-                                broken = Some(e.to_string());
-                                Err(e.to_string())
-                            }
-                        }
-                    }
-                };
-                if let Some(done) = done {
-                    let _ = done.send(result);
+    loop {
+        // The control lane first: replies never wait behind user turns.
+        let item = tokio::select! {
+            biased;
+            Some(item) = rx.control.recv() => item,
+            Some(item) = rx.user.recv() => item,
+            _ = close.cancelled(), if writer.is_some() => {
+                // EOF after the lines already queued; later ones are refused.
+                rx.close();
+                while let Ok(item) = rx.control.try_recv() {
+                    write_one(&mut writer, &mut broken, item, &shared).await;
                 }
-            }
-            WriterCmd::Close => {
+                while let Ok(item) = rx.user.try_recv() {
+                    write_one(&mut writer, &mut broken, item, &shared).await;
+                }
                 if let Some(mut w) = writer.take() {
                     let _ = w.shutdown().await;
                     drop(w);
                     shared.lifecycle(LifecycleEvent::StdinClosed);
                 }
+                continue;
             }
-        }
+            else => break,
+        };
+        write_one(&mut writer, &mut broken, item, &shared).await;
     }
 }
 
@@ -184,11 +201,17 @@ impl Actor for TransportActor {
         _myself: ActorRef<TransportMsg>,
         args: TransportArgs,
     ) -> Result<TransportState, ActorProcessingErr> {
-        let (writer_tx, writer_rx) = mpsc::unbounded_channel();
+        let close_stdin = CancellationToken::new();
         let (life_tx, life_rx) = mpsc::unbounded_channel();
         let span = args.shared.span.clone();
         let writer = tokio::spawn(
-            writer_task(args.writer, writer_rx, args.shared.clone()).instrument(span.clone()),
+            writer_task(
+                args.writer,
+                args.stdin,
+                close_stdin.clone(),
+                args.shared.clone(),
+            )
+            .instrument(span.clone()),
         );
         let life = tokio::spawn(
             lifecycle_task(
@@ -201,7 +224,7 @@ impl Actor for TransportActor {
             .instrument(span),
         );
         Ok(TransportState {
-            writer_tx,
+            close_stdin,
             life_tx,
             _writer: AbortOnDropHandle::new(writer),
             _life: AbortOnDropHandle::new(life),
@@ -215,16 +238,7 @@ impl Actor for TransportActor {
         st: &mut TransportState,
     ) -> Result<(), ActorProcessingErr> {
         match msg {
-            TransportMsg::Write { line, done } => {
-                if let Err(mpsc::error::SendError(WriterCmd::Write(_, Some(done)))) =
-                    st.writer_tx.send(WriterCmd::Write(line, done))
-                {
-                    let _ = done.send(Err("the stdin writer is gone".to_owned()));
-                }
-            }
-            TransportMsg::CloseStdin => {
-                let _ = st.writer_tx.send(WriterCmd::Close);
-            }
+            TransportMsg::CloseStdin => st.close_stdin.cancel(),
             TransportMsg::Terminate => {
                 let _ = st.life_tx.send(LifeCmd::Terminate);
             }
