@@ -97,8 +97,7 @@ fn report(name: &str, corpus: &Corpus) {
 }
 
 fn main() {
-    let dir =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
     assert!(dir.is_dir(), "fixtures missing at {}", dir.display());
     let mut weighted = Vec::new();
     let mut assistant = Vec::new();

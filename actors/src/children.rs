@@ -41,7 +41,6 @@ pub(crate) async fn spawn_children(
         TransportActor,
         TransportArgs {
             writer,
-            stdin: a.stdin,
             control,
             ended: ended_tx,
             supervisor: myself.clone(),

@@ -19,6 +19,7 @@ use crate::events::{Counters, Diagnostic};
 use crate::handler::{HandlerActor, HandlerArgs, HandlerMsg, InboundHandler, reply_line};
 use crate::inbound::InboundRequest;
 use crate::shared::Shared;
+use crate::stdin_queue::push_control_detached;
 
 pub(crate) type ReplyTx = oneshot::Sender<Result<Value, ControlError>>;
 
@@ -78,7 +79,7 @@ impl DispatchState {
 
     /// Queues a control line without waiting (we are inside `handle`).
     fn write(&self, line: Bytes) {
-        self.args.shared.stdin.push_control_detached(line);
+        push_control_detached(&self.args.shared, line);
     }
 
     async fn spawn_handler(&mut self, myself: &ActorRef<DispatchMsg>, req: InboundRequest) {

@@ -264,7 +264,7 @@ impl Actor for HandlerActor {
             let line = reply_line(&st.request_id, reply);
             tokio::select! {
                 biased;
-                _ = st.shared.stdin.push(Lane::Control, line, None) => {}
+                _ = st.shared.stdin.push(&st.shared, Lane::Control, line, None) => {}
                 _ = st.cancel.cancelled() => {}
             }
         }

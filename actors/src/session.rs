@@ -137,8 +137,11 @@ impl Session {
         let after = self.inner.send_timeout;
         let deadline = tokio::time::Instant::now() + after;
         let (tx, rx) = oneshot::channel();
-        let queued =
-            tokio::time::timeout_at(deadline, shared.stdin.push(Lane::User, line, Some(tx))).await;
+        let queued = tokio::time::timeout_at(
+            deadline,
+            shared.stdin.push(shared, Lane::User, line, Some(tx)),
+        )
+        .await;
         let stalled = |queued| SessionError::StdinStalled { after, queued };
         match queued {
             Ok(Ok(())) => {}

@@ -42,7 +42,7 @@ pub(crate) struct Shared {
     pub(crate) counters: Counters,
     pub(crate) budget: Arc<Budget>,
     /// The CLI's stdin queue: every writer pushes here directly.
-    pub(crate) stdin: Arc<StdinTx>,
+    pub(crate) stdin: StdinTx,
     pub(crate) stderr: StderrRing,
     /// Latched when the stdout read loop ended.
     pub(crate) stdout_done: CancellationToken,
@@ -83,6 +83,7 @@ impl Shared {
         }
     }
 
+    #[allow(clippy::too_many_arguments)] // one call site, each argument named there
     pub(crate) fn new(
         label: Option<String>,
         pid: Option<u32>,
@@ -112,7 +113,7 @@ impl Shared {
             span,
             counters: Counters::default(),
             budget,
-            stdin: Arc::new(stdin),
+            stdin,
             stderr,
             stdout_done: CancellationToken::new(),
             stderr_done: CancellationToken::new(),

@@ -59,7 +59,7 @@ impl Session {
         let conn = config.transport.connect().await?;
         let pid = conn.control.pid();
         let (frames, stream, budget) = backpressure::channel(config.max_buffered_bytes);
-        let (stdin, stdin_rx) = stdin_queue::channel(config.max_stdin_bytes);
+        let stdin = stdin_queue::channel(config.max_stdin_bytes);
         let ring = StderrRing::new(config.stderr_lines, DEFAULT_STDERR_LINE_BYTES);
         let shared = Shared::new(
             config.label,
@@ -74,7 +74,6 @@ impl Session {
         let (children_out, children_rx) = oneshot::channel();
         let args = SupervisorArgs {
             conn,
-            stdin: stdin_rx,
             shared: shared.clone(),
             frames,
             max_line_bytes: config.max_line_bytes,

@@ -49,7 +49,6 @@ pub(crate) enum SupervisorMsg {
 
 pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,
-    pub(crate) stdin: crate::stdin_queue::StdinRx,
     pub(crate) shared: Arc<Shared>,
     pub(crate) frames: FrameSender,
     pub(crate) max_line_bytes: usize,

@@ -1,10 +1,11 @@
 //! `TransportActor`: owns the channel's writer and its `ChannelControl`.
 //!
 //! Two tasks do the waiting so the actor never blocks in `handle`:
-//! - the stdin writer takes lines from the two-lane, byte-bounded stdin
-//!   queue (`stdin_queue.rs`; senders push there directly, not through this
-//!   actor) and writes them, control lane first; a CLI that stops reading
-//!   stdin stalls only this task (escalation goes through the other one);
+//! - the stdin writer task (`stdin_queue.rs`) writes what the senders of the
+//!   two-lane, byte-bounded stdin queue could not write at once (they push
+//!   there directly, not through this actor); a CLI that stops reading stdin
+//!   stalls only that task and the senders' waits for room (escalation
+//!   goes through the other task);
 //! - the lifecycle task owns the `ChannelControl`, waits for the far end to
 //!   end, and carries out terminate / kill / cleanup meanwhile.
 //!
@@ -14,18 +15,17 @@
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::io::AsyncWrite;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::channel::ChannelControl;
-use crate::config::WireDirection;
-use crate::events::{Counters, LifecycleEvent};
+use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::shared::Shared;
-use crate::stdin_queue::{Item, StdinRx};
+use crate::stdin_queue;
 use crate::supervisor::SupervisorMsg;
 
 /// The far end has ended; `exit` is its status when known.
@@ -57,7 +57,6 @@ enum LifeCmd {
 
 pub(crate) struct TransportArgs {
     pub(crate) writer: Box<dyn AsyncWrite + Send + Unpin>,
-    pub(crate) stdin: StdinRx,
     pub(crate) control: Box<dyn ChannelControl>,
     pub(crate) ended: watch::Sender<Option<Ended>>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
@@ -73,80 +72,6 @@ pub(crate) struct TransportState {
 
 /// The transport actor.
 pub(crate) struct TransportActor;
-
-/// Writes one line; on failure stdin is broken for good.
-async fn write_one(
-    writer: &mut Option<Box<dyn AsyncWrite + Send + Unpin>>,
-    broken: &mut Option<String>,
-    item: Item,
-    shared: &Shared,
-) {
-    let line = &item.line;
-    let result = match (writer.as_mut(), &broken) {
-        (_, Some(e)) => Err(e.clone()),
-        (None, None) => Err("stdin is closed".to_owned()),
-        (Some(w), None) => {
-            let r = async {
-                w.write_all(line).await?;
-                w.flush().await
-            }
-            .await;
-            match r {
-                Ok(()) => {
-                    let body = line.strip_suffix(b"\n").unwrap_or(line);
-                    shared.tap(WireDirection::Out, body);
-                    Counters::add(&shared.counters.frames_out, 1);
-                    Counters::add(&shared.counters.bytes_out, line.len() as u64);
-                    Ok(())
-                }
-                Err(e) => {
-                    *broken = Some(e.to_string());
-                    Err(e.to_string())
-                }
-            }
-        }
-    };
-    if let Some(done) = item.done {
-        let _ = done.send(result);
-    }
-    // The item (and the bytes it holds in its lane) is released here.
-}
-
-async fn writer_task(
-    writer: Box<dyn AsyncWrite + Send + Unpin>,
-    mut rx: StdinRx,
-    close: CancellationToken,
-    shared: Arc<Shared>,
-) {
-    let mut writer = Some(writer);
-    let mut broken: Option<String> = None;
-    loop {
-        // The control lane first: replies never wait behind user turns.
-        let item = tokio::select! {
-            biased;
-            Some(item) = rx.control.recv() => item,
-            Some(item) = rx.user.recv() => item,
-            _ = close.cancelled(), if writer.is_some() => {
-                // EOF after the lines already queued; later ones are refused.
-                rx.close();
-                while let Ok(item) = rx.control.try_recv() {
-                    write_one(&mut writer, &mut broken, item, &shared).await;
-                }
-                while let Ok(item) = rx.user.try_recv() {
-                    write_one(&mut writer, &mut broken, item, &shared).await;
-                }
-                if let Some(mut w) = writer.take() {
-                    let _ = w.shutdown().await;
-                    drop(w);
-                    shared.lifecycle(LifecycleEvent::StdinClosed);
-                }
-                continue;
-            }
-            else => break,
-        };
-        write_one(&mut writer, &mut broken, item, &shared).await;
-    }
-}
 
 async fn lifecycle_task(
     mut control: Box<dyn ChannelControl>,
@@ -205,13 +130,8 @@ impl Actor for TransportActor {
         let (life_tx, life_rx) = mpsc::unbounded_channel();
         let span = args.shared.span.clone();
         let writer = tokio::spawn(
-            writer_task(
-                args.writer,
-                args.stdin,
-                close_stdin.clone(),
-                args.shared.clone(),
-            )
-            .instrument(span.clone()),
+            stdin_queue::writer_task(args.writer, close_stdin.clone(), args.shared.clone())
+                .instrument(span.clone()),
         );
         let life = tokio::spawn(
             lifecycle_task(
