@@ -33,8 +33,9 @@ pub enum WireDirection {
 }
 
 /// Sees every complete line read from stdout and written to stdin, without
-/// its newline, on the session's own tasks: keep it quick and never block
-/// (hand the bytes to a channel or a buffered file).
+/// its newline, on the session's own tasks (or, for a line written at once,
+/// the task that sent it): keep it quick and never block (hand the bytes
+/// to a channel or a buffered file).
 pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
 
 /// What the idle watchdog does when it fires.
