@@ -97,6 +97,8 @@ pub(crate) struct HandlerArgs {
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) cancel: CancellationToken,
     pub(crate) timeout: Option<Duration>,
+    /// Its entry in `shared.running`.
+    pub(crate) generation: u64,
     pub(crate) shared: Arc<Shared>,
 }
 
@@ -107,6 +109,7 @@ pub(crate) struct HandlerState {
     callback: Arc<dyn InboundHandler>,
     cancel: CancellationToken,
     timeout: Option<Duration>,
+    generation: u64,
     shared: Arc<Shared>,
     started: Instant,
     span: tracing::Span,
@@ -210,6 +213,7 @@ impl Actor for HandlerActor {
             callback,
             cancel,
             timeout,
+            generation,
             shared,
         } = args;
         let span = tracing::info_span!(
@@ -233,6 +237,7 @@ impl Actor for HandlerActor {
             callback,
             cancel,
             timeout,
+            generation,
             shared,
             started: Instant::now(),
             span,
@@ -268,6 +273,9 @@ impl Actor for HandlerActor {
                 _ = st.cancel.cancelled() => {}
             }
         }
+        st.shared
+            .running
+            .leave(&st.request_id, st.generation, &st.shared.counters);
         st.span
             .record("duration_ms", st.started.elapsed().as_millis() as u64);
         st.span.record("outcome", label);

@@ -45,6 +45,7 @@ mod inbound;
 mod reader;
 mod registry;
 mod request;
+mod running;
 mod session;
 mod shared;
 mod shutdown;

@@ -20,6 +20,7 @@ use crate::events::{
     Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats,
 };
 use crate::registry;
+use crate::running::Running;
 use crate::shutdown::ShutdownReport;
 use crate::stderr::StderrRing;
 use crate::stdin_queue::StdinTx;
@@ -41,6 +42,8 @@ pub(crate) struct Shared {
     pub(crate) span: Span,
     pub(crate) counters: Counters,
     pub(crate) budget: Arc<Budget>,
+    /// The CLI's control requests being answered.
+    pub(crate) running: Running,
     /// The CLI's stdin queue: every writer pushes here directly.
     pub(crate) stdin: StdinTx,
     pub(crate) stderr: StderrRing,
@@ -113,6 +116,7 @@ impl Shared {
             span,
             counters: Counters::default(),
             budget,
+            running: Running::default(),
             stdin,
             stderr,
             stdout_done: CancellationToken::new(),
