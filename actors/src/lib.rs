@@ -3,8 +3,8 @@
 //! ```text
 //! SessionSupervisor            ordered start and stop; every shutdown path
 //!  |- TransportActor           the channel's writer + ChannelControl (signals, reaping)
-//!  |- ControlDispatch          our requests by id; one Handler per CLI request
-//!  |   `- Handler(req_id) ...
+//!  |- ControlDispatch          our requests by id; supervises the handlers
+//!  |   `- Handler(req_id) ...   one per CLI request, spawned by the reader
 //!  |- ReaderActor              the ONE stdout read loop; framing; routing
 //!  `- (stderr drain task)      a bounded ring of the last stderr lines
 //! ```
