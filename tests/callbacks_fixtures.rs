@@ -43,7 +43,7 @@ fn exchanges(scenario: &str) -> Vec<(InboundRequest, Value)> {
             let request = InboundRequest {
                 request_id: id,
                 subtype: m["request"]["subtype"].as_str().unwrap().to_owned(),
-                request: m["request"].clone(),
+                request: m["request"].clone().into(),
             };
             (request, reply["response"]["response"].clone())
         })

@@ -55,7 +55,7 @@ async fn call(cb: &Callbacks, request: Value) -> Result<Value, HandlerError> {
     let request = InboundRequest {
         request_id: "req-h".into(),
         subtype,
-        request,
+        request: request.into(),
     };
     cb.handle(request, CancellationToken::new()).await
 }

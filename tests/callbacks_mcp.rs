@@ -71,7 +71,8 @@ fn mcp(server: &str, message: Value) -> InboundRequest {
     InboundRequest {
         request_id: "req-m".into(),
         subtype: "mcp_message".into(),
-        request: json!({"subtype": "mcp_message", "server_name": server, "message": message}),
+        request: json!({"subtype": "mcp_message", "server_name": server, "message": message})
+            .into(),
     }
 }
 
@@ -278,7 +279,7 @@ async fn protocol_errors_are_json_rpc_errors() {
         assert!(reply["error"]["message"].is_string());
     }
     let missing = InboundRequest {
-        request: json!({"subtype": "mcp_message", "server_name": "calc"}),
+        request: json!({"subtype": "mcp_message", "server_name": "calc"}).into(),
         ..mcp("calc", Value::Null)
     };
     let reply = cb.handle(missing, CancellationToken::new()).await.unwrap();
@@ -304,7 +305,7 @@ async fn unknown_server_is_a_json_rpc_error_and_a_missing_name_an_error_reply() 
         "error": {"code": -32601, "message": "MCP server \"db\" not found"}}})
     );
     let nameless = InboundRequest {
-        request: json!({"subtype": "mcp_message", "message": {}}),
+        request: json!({"subtype": "mcp_message", "message": {}}).into(),
         ..mcp("calc", Value::Null)
     };
     let err: HandlerError = cb

@@ -19,7 +19,8 @@ fn mcp(server: &str, message: Value) -> InboundRequest {
     InboundRequest {
         request_id: "req-m".into(),
         subtype: "mcp_message".into(),
-        request: json!({"subtype": "mcp_message", "server_name": server, "message": message}),
+        request: json!({"subtype": "mcp_message", "server_name": server, "message": message})
+            .into(),
     }
 }
 

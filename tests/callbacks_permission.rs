@@ -38,7 +38,7 @@ async fn call(callbacks: &Callbacks, request: Value) -> Result<Value, HandlerErr
     let request = InboundRequest {
         request_id: "req-1".into(),
         subtype,
-        request,
+        request: request.into(),
     };
     callbacks.handle(request, CancellationToken::new()).await
 }

@@ -53,9 +53,6 @@ pub(crate) async fn spawn_children(
         None,
         ControlDispatch,
         DispatchArgs {
-            transport: transport.clone(),
-            callback: a.inbound,
-            handler_timeout: a.handler_timeout,
             shared: a.shared.clone(),
         },
         cell.clone(),
@@ -76,6 +73,8 @@ pub(crate) async fn spawn_children(
             max_line_bytes: a.max_line_bytes,
             frames: a.frames,
             dispatch: dispatch.clone(),
+            callback: a.inbound,
+            handler_timeout: a.handler_timeout,
             supervisor: myself.clone(),
             shared: a.shared,
         },

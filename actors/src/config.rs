@@ -14,6 +14,7 @@ use crate::framing::DEFAULT_MAX_LINE_BYTES;
 use crate::handler::{InboundHandler, RejectAll};
 use crate::process::ProcessSpec;
 use crate::stderr::DEFAULT_STDERR_LINES;
+use crate::stdin_queue::DEFAULT_MAX_STDIN_BYTES;
 
 /// Default timeout of `initialize` and of other control requests.
 pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -32,8 +33,9 @@ pub enum WireDirection {
 }
 
 /// Sees every complete line read from stdout and written to stdin, without
-/// its newline, on the session's own tasks: keep it quick and never block
-/// (hand the bytes to a channel or a buffered file).
+/// its newline, on the session's own tasks (or, for a line written at once,
+/// the task that sent it): keep it quick and never block (hand the bytes
+/// to a channel or a buffered file).
 pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
 
 /// What the idle watchdog does when it fires.
@@ -77,6 +79,12 @@ pub struct SessionConfig {
     pub max_line_bytes: usize,
     /// Cap of the consumer's queue, in bytes.
     pub max_buffered_bytes: usize,
+    /// Cap of each lane of the stdin queue (control, user), in bytes: what
+    /// the host holds for a CLI that stops reading its stdin.
+    pub max_stdin_bytes: usize,
+    /// How long `send` waits for its line to be queued and written before
+    /// failing with `SessionError::StdinStalled`.
+    pub send_timeout: Duration,
     /// Time the CLI gets to exit after EOF before SIGTERM.
     pub grace: Duration,
     /// Time the CLI gets after SIGTERM before SIGKILL.
@@ -111,6 +119,8 @@ impl SessionConfig {
             handler_timeout: None,
             max_line_bytes: DEFAULT_MAX_LINE_BYTES,
             max_buffered_bytes: DEFAULT_MAX_BUFFERED_BYTES,
+            max_stdin_bytes: DEFAULT_MAX_STDIN_BYTES,
+            send_timeout: DEFAULT_CONTROL_TIMEOUT,
             grace: DEFAULT_GRACE,
             term_grace: DEFAULT_GRACE,
             idle_watchdog: None,
@@ -171,6 +181,18 @@ impl SessionConfig {
         self.max_buffered_bytes = n;
         self
     }
+    /// Sets `max_stdin_bytes`.
+    pub fn max_stdin_bytes(mut self, n: usize) -> Self {
+        self.max_stdin_bytes = n;
+        self
+    }
+
+    /// Sets `send_timeout`.
+    pub fn send_timeout(mut self, t: Duration) -> Self {
+        self.send_timeout = t;
+        self
+    }
+
     /// Sets `grace` (EOF to SIGTERM).
     pub fn grace(mut self, t: Duration) -> Self {
         self.grace = t;
@@ -253,6 +275,8 @@ impl fmt::Debug for SessionConfig {
             .field("handler_timeout", &self.handler_timeout)
             .field("max_line_bytes", &self.max_line_bytes)
             .field("max_buffered_bytes", &self.max_buffered_bytes)
+            .field("max_stdin_bytes", &self.max_stdin_bytes)
+            .field("send_timeout", &self.send_timeout)
             .field("grace", &self.grace)
             .field("term_grace", &self.term_grace)
             .field("idle_watchdog", &self.idle_watchdog)

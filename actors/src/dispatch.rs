@@ -1,26 +1,25 @@
 //! `ControlDispatch`: pairs our control requests with their replies by
-//! request id, and runs one `Handler` actor per control request from the CLI.
+//! request id, and supervises the `Handler` actors that answer the CLI's.
 //!
-//! The reader casts every control line here; nothing in `handle` waits on
-//! the CLI or on user code (handlers run on their own tasks).
+//! The reader admits each CLI request (`running.rs`) and spawns its handler
+//! linked to this actor, so a request never waits for this mailbox; here we
+//! hear when a handler ends (a failed one still leaves the CLI an answer),
+//! and at shutdown cancel them all. Nothing in `handle` waits on the CLI or
+//! on user code.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use bytes::Bytes;
-use ractor::{Actor, ActorId, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
+use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
 use serde_json::Value;
 use tokio::sync::oneshot;
-use tokio_util::sync::CancellationToken;
 
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::handler::{
-    HandlerActor, HandlerArgs, HandlerMsg, InboundHandler, InboundRequest, reply_line,
-};
+use crate::handler::reply_line;
 use crate::shared::Shared;
-use crate::transport::TransportMsg;
+use crate::stdin_queue::push_control_detached;
 
 pub(crate) type ReplyTx = oneshot::Sender<Result<Value, ControlError>>;
 
@@ -38,10 +37,6 @@ pub(crate) enum DispatchMsg {
         id: String,
         outcome: Result<Value, String>,
     },
-    /// A `control_request` from the CLI.
-    Inbound(InboundRequest),
-    /// A `control_cancel_request` from the CLI.
-    Cancel { id: String },
     /// An oversized line was a control request: answer it with an error.
     RejectOversized { id: String, len: u64 },
     /// Shutdown: fail pending requests with `error`, cancel handlers.
@@ -53,22 +48,12 @@ pub(crate) enum DispatchMsg {
 }
 
 pub(crate) struct DispatchArgs {
-    pub(crate) transport: ActorRef<TransportMsg>,
-    pub(crate) callback: Arc<dyn InboundHandler>,
-    pub(crate) handler_timeout: Option<Duration>,
     pub(crate) shared: Arc<Shared>,
-}
-
-struct Running {
-    actor: ActorRef<HandlerMsg>,
-    cancel: CancellationToken,
 }
 
 pub(crate) struct DispatchState {
     args: DispatchArgs,
     pending: HashMap<String, ReplyTx>,
-    handlers: HashMap<String, Running>,
-    by_actor: HashMap<ActorId, String>,
     closed: Option<ControlError>,
 }
 
@@ -76,48 +61,11 @@ impl DispatchState {
     fn sync_counters(&self) {
         let c = &self.args.shared.counters;
         Counters::set(&c.requests_pending, self.pending.len() as u64);
-        Counters::set(&c.handlers_pending, self.handlers.len() as u64);
     }
 
+    /// Queues a control line without waiting (we are inside `handle`).
     fn write(&self, line: Bytes) {
-        let _ = self
-            .args
-            .transport
-            .cast(TransportMsg::Write { line, done: None });
-    }
-
-    async fn spawn_handler(&mut self, myself: &ActorRef<DispatchMsg>, req: InboundRequest) {
-        let id = req.request_id.clone();
-        if self.closed.is_some() {
-            self.write(reply_line(&id, Err("the session is shutting down".into())));
-            return;
-        }
-        if self.handlers.contains_key(&id) {
-            self.write(reply_line(
-                &id,
-                Err(format!("duplicate control request id {id:?}")),
-            ));
-            return;
-        }
-        let cancel = CancellationToken::new();
-        let args = HandlerArgs {
-            request: req,
-            callback: self.args.callback.clone(),
-            cancel: cancel.clone(),
-            timeout: self.args.handler_timeout,
-            transport: self.args.transport.clone(),
-            shared: self.args.shared.clone(),
-        };
-        match Actor::spawn_linked(None, HandlerActor, args, myself.get_cell()).await {
-            Ok((actor, _)) => {
-                self.by_actor.insert(actor.get_id(), id.clone());
-                self.handlers.insert(id, Running { actor, cancel });
-            }
-            Err(e) => self.write(reply_line(
-                &id,
-                Err(format!("failed to start a handler: {e}")),
-            )),
-        }
+        push_control_detached(&self.args.shared, line);
     }
 }
 
@@ -137,15 +85,13 @@ impl Actor for ControlDispatch {
         Ok(DispatchState {
             args,
             pending: HashMap::new(),
-            handlers: HashMap::new(),
-            by_actor: HashMap::new(),
             closed: None,
         })
     }
 
     async fn handle(
         &self,
-        myself: ActorRef<DispatchMsg>,
+        _myself: ActorRef<DispatchMsg>,
         msg: DispatchMsg,
         st: &mut DispatchState,
     ) -> Result<(), ActorProcessingErr> {
@@ -171,12 +117,6 @@ impl Actor for ControlDispatch {
                     .shared
                     .diagnostic(Diagnostic::UnknownControlResponse { request_id: id }),
             },
-            DispatchMsg::Inbound(req) => st.spawn_handler(&myself, req).await,
-            DispatchMsg::Cancel { id } => {
-                if let Some(h) = st.handlers.get(&id) {
-                    h.cancel.cancel();
-                }
-            }
             DispatchMsg::RejectOversized { id, len } => {
                 let max = "the session's max_line_bytes";
                 st.write(reply_line(
@@ -192,10 +132,7 @@ impl Actor for ControlDispatch {
                 for (_, tx) in st.pending.drain() {
                     let _ = tx.send(Err(error.clone()));
                 }
-                let cancelled = st.handlers.len();
-                for h in st.handlers.values() {
-                    h.cancel.cancel();
-                }
+                let cancelled = st.args.shared.running.close();
                 st.closed = Some(error);
                 let _ = reply.send((failed, cancelled));
             }
@@ -216,13 +153,11 @@ impl Actor for ControlDispatch {
             SupervisionEvent::ActorFailed(cell, err) => (cell, Some(err.to_string())),
             _ => return Ok(()),
         };
-        if let Some(id) = st.by_actor.remove(&cell.get_id()) {
-            st.handlers.remove(&id);
-            if let Some(reason) = failure {
-                st.write(reply_line(&id, Err(format!("handler failed: {reason}"))));
-            }
+        let shared = &st.args.shared;
+        let gone = shared.running.actor_ended(&cell.get_id(), &shared.counters);
+        if let (Some(id), Some(reason)) = (gone, failure) {
+            st.write(reply_line(&id, Err(format!("handler failed: {reason}"))));
         }
-        st.sync_counters();
         Ok(())
     }
 
@@ -231,10 +166,7 @@ impl Actor for ControlDispatch {
         _myself: ActorRef<DispatchMsg>,
         st: &mut DispatchState,
     ) -> Result<(), ActorProcessingErr> {
-        for h in st.handlers.values() {
-            h.cancel.cancel();
-            h.actor.stop(None);
-        }
+        st.args.shared.running.stop_all();
         for (_, tx) in st.pending.drain() {
             let _ = tx.send(Err(ControlError::ShuttingDown));
         }

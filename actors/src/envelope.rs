@@ -7,6 +7,8 @@
 
 mod scan;
 
+use std::ops::Range;
+
 use serde::Deserialize;
 use serde_json::Value;
 use serde_json::value::RawValue;
@@ -37,11 +39,12 @@ pub(crate) enum Envelope {
         request_id: String,
         outcome: Result<Value, String>,
     },
-    /// A control request from the CLI.
+    /// A control request from the CLI; `request` is the span of its
+    /// `request` member in the line (`None`: absent).
     ControlRequest {
         request_id: String,
         subtype: String,
-        request: Value,
+        request: Option<Range<usize>>,
     },
     /// The CLI withdrew one of its control requests.
     ControlCancel { request_id: String },
@@ -150,15 +153,17 @@ fn peek_serde(line: &[u8]) -> Result<Envelope, Unroutable> {
         }
         "control_request" => {
             let request_id = string(env.request_id).ok_or(Unroutable::Malformed)?;
-            let request: Value = match env.request {
-                Some(raw) => serde_json::from_str(raw.get()).map_err(|_| Unroutable::Malformed)?,
-                None => Value::Null,
+            // The payload stays text: only its subtype is read here; the
+            // handler decodes it once, into its own type.
+            let subtype = env
+                .request
+                .and_then(|raw| serde_json::from_str::<SubtypeOnly<'_>>(raw.get()).ok())
+                .and_then(|s| string(s.subtype))
+                .unwrap_or_default();
+            let request = match env.request {
+                Some(raw) => Some(span_in(line, raw.get()).ok_or(Unroutable::Malformed)?),
+                None => None,
             };
-            let subtype = request
-                .get("subtype")
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned();
             Ok(Envelope::ControlRequest {
                 request_id,
                 subtype,
@@ -181,6 +186,20 @@ fn peek_serde(line: &[u8]) -> Result<Envelope, Unroutable> {
             })
         }
     }
+}
+
+/// The `subtype` of a request object, everything else skipped.
+#[derive(Deserialize)]
+struct SubtypeOnly<'a> {
+    #[serde(borrow, default)]
+    subtype: Option<&'a RawValue>,
+}
+
+/// Where `part` (borrowed from `line` by serde) lies in `line`.
+fn span_in(line: &[u8], part: &str) -> Option<Range<usize>> {
+    let start = (part.as_ptr() as usize).checked_sub(line.as_ptr() as usize)?;
+    let end = start.checked_add(part.len())?;
+    (end <= line.len() && &line[start..end] == part.as_bytes()).then_some(start..end)
 }
 
 /// What an oversized line's prefix says it was.
@@ -237,13 +256,16 @@ mod tests {
             Ok(Envelope::ControlRequest {
                 request_id,
                 subtype,
-                request,
+                request: Some(span),
             }) => {
                 assert_eq!(
                     (request_id.as_str(), subtype.as_str()),
                     ("u-1", "can_use_tool")
                 );
-                assert_eq!(request["tool_name"], "Bash");
+                assert_eq!(
+                    &req[span],
+                    br#"{"subtype":"can_use_tool","tool_name":"Bash"}"#
+                );
             }
             other => panic!("{other:?}"),
         }

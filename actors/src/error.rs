@@ -99,6 +99,20 @@ pub enum SessionError {
     /// The frame given to `send_raw` was not one line.
     #[error("invalid frame: {0}")]
     InvalidFrame(String),
+    /// The CLI did not read its stdin within `send_timeout`: the stdin queue
+    /// stayed full (`queued: false`, nothing was sent), or the line was
+    /// queued but not written yet (`queued: true`: it is written if the CLI
+    /// reads again; do not send it twice).
+    #[error(
+        "the CLI did not read its stdin within {after:?} ({})",
+        if *queued { "the line is queued" } else { "the line was not queued" }
+    )]
+    StdinStalled {
+        /// The `send_timeout` that elapsed.
+        after: Duration,
+        /// Whether the line is in the queue.
+        queued: bool,
+    },
 }
 
 /// Why a control request of ours failed.

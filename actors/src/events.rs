@@ -161,6 +161,8 @@ pub struct SessionStats {
     pub handlers_pending: u64,
     /// Our control requests awaiting a reply.
     pub requests_pending: u64,
+    /// Bytes queued for the CLI's stdin and not yet written (both lanes).
+    pub stdin_queued_bytes: u64,
 }
 
 /// The live counters behind [`SessionStats`].
@@ -186,7 +188,7 @@ impl Counters {
         counter.store(n, Ordering::Relaxed);
     }
 
-    pub(crate) fn snapshot(&self, buffered_bytes: u64) -> SessionStats {
+    pub(crate) fn snapshot(&self, buffered_bytes: u64, stdin_queued_bytes: u64) -> SessionStats {
         let get = |c: &AtomicU64| c.load(Ordering::Relaxed);
         SessionStats {
             frames_in: get(&self.frames_in),
@@ -199,6 +201,7 @@ impl Counters {
             buffered_bytes,
             handlers_pending: get(&self.handlers_pending),
             requests_pending: get(&self.requests_pending),
+            stdin_queued_bytes,
         }
     }
 }

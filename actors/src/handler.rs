@@ -1,10 +1,11 @@
 //! Inbound control requests: the user's trait, and one `Handler` actor per
 //! request id.
 //!
-//! The handler actor runs the callback on a task it owns (never inside
-//! `handle`), bounded by `handler_timeout` and a cancellation token, and
-//! writes exactly one reply: the callback's value, an error (failure, panic,
-//! timeout), or nothing when cancelled. Stopping the actor drops the task.
+//! The handler actor runs the callback on its own task (the actor's, from a
+//! message it sends itself), bounded by `handler_timeout` and a cancellation
+//! token, and writes exactly one reply straight into the stdin queue's
+//! control lane: the callback's value, an error (failure, panic, timeout),
+//! or nothing when cancelled. Killing the actor drops the callback.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -14,28 +15,17 @@ use bytes::Bytes;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
-use crate::error::{HandlerError, panic_message};
+use crate::error::HandlerError;
+use crate::error::panic_message;
 use crate::events::Diagnostic;
+use crate::inbound::InboundRequest;
 use crate::outcome::ControlStatus;
 use crate::shared::Shared;
-use crate::transport::TransportMsg;
-
-/// A control request from the CLI (`can_use_tool`, `hook_callback`,
-/// `mcp_message`, or anything newer).
-#[derive(Debug, Clone, PartialEq)]
-pub struct InboundRequest {
-    /// The CLI's request id (opaque).
-    pub request_id: String,
-    /// `request.subtype`.
-    pub subtype: String,
-    /// The whole `request` object.
-    pub request: Value,
-}
+use crate::stdin_queue::Lane;
 
 /// Answers the CLI's control requests. Each call runs in its own Handler
 /// actor, concurrently with the others; `cancel` fires when the CLI sends
@@ -67,15 +57,26 @@ impl InboundHandler for RejectAll {
     }
 }
 
-/// A `control_response` line answering a CLI request.
+/// A `control_response` line answering a CLI request, encoded in one pass
+/// (the reply's value is written once, not wrapped and re-encoded).
 pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
-    let response = match outcome {
-        Ok(v) => json!({"subtype": "success", "request_id": request_id, "response": v}),
-        Err(e) => json!({"subtype": "error", "request_id": request_id, "error": e}),
+    let mut out = Vec::with_capacity(160);
+    out.extend_from_slice(br#"{"type":"control_response","response":{"subtype":"#);
+    let (subtype, key): (&[u8], &[u8]) = match &outcome {
+        Ok(_) => (br#""success""#, br#","response":"#),
+        Err(_) => (br#""error""#, br#","error":"#),
     };
-    let mut line = json!({"type": "control_response", "response": response}).to_string();
-    line.push('\n');
-    Bytes::from(line)
+    out.extend_from_slice(subtype);
+    out.extend_from_slice(br#","request_id":"#);
+    // Writing a str or a Value into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut out, request_id);
+    out.extend_from_slice(key);
+    let _ = match &outcome {
+        Ok(v) => serde_json::to_writer(&mut out, v),
+        Err(e) => serde_json::to_writer(&mut out, e),
+    };
+    out.extend_from_slice(b"}}\n");
+    Bytes::from(out)
 }
 
 /// How a callback ended.
@@ -89,7 +90,8 @@ pub(crate) enum Outcome {
 }
 
 pub(crate) enum HandlerMsg {
-    Finished(Outcome),
+    /// Sent to itself by `pre_start`: run the callback, reply, stop.
+    Run,
 }
 
 pub(crate) struct HandlerArgs {
@@ -97,22 +99,99 @@ pub(crate) struct HandlerArgs {
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) cancel: CancellationToken,
     pub(crate) timeout: Option<Duration>,
-    pub(crate) transport: ActorRef<TransportMsg>,
+    /// Its entry in `shared.running`.
+    pub(crate) generation: u64,
     pub(crate) shared: Arc<Shared>,
 }
 
 pub(crate) struct HandlerState {
+    request: Option<InboundRequest>,
     request_id: String,
     subtype: String,
-    transport: ActorRef<TransportMsg>,
+    callback: Arc<dyn InboundHandler>,
+    cancel: CancellationToken,
+    timeout: Option<Duration>,
+    generation: u64,
     shared: Arc<Shared>,
     started: Instant,
     span: tracing::Span,
-    _task: AbortOnDropHandle<()>,
 }
 
 /// One actor per inbound request id.
 pub(crate) struct HandlerActor;
+
+/// Runs the callback: bounded by the timeout, cut short by the token, and
+/// with a panic (in building the future or in it) caught.
+async fn run(
+    callback: &dyn InboundHandler,
+    request: InboundRequest,
+    cancel: &CancellationToken,
+    timeout: Option<Duration>,
+) -> Outcome {
+    // Building the future runs user code too: a panic there is caught like one inside it.
+    let fut = match std::panic::catch_unwind(AssertUnwindSafe(|| {
+        callback.handle(request, cancel.clone())
+    })) {
+        Ok(fut) => fut,
+        Err(p) => return Outcome::Panicked(panic_message(&*p)),
+    };
+    let guarded = AssertUnwindSafe(fut).catch_unwind();
+    let bounded = async {
+        match timeout {
+            Some(t) => tokio::time::timeout(t, guarded).await.map_err(|_| t),
+            None => Ok(guarded.await),
+        }
+    };
+    tokio::select! {
+        biased;
+        _ = cancel.cancelled() => Outcome::Cancelled,
+        r = bounded => match r {
+            Err(t) => Outcome::TimedOut(t),
+            Ok(Err(p)) => Outcome::Panicked(panic_message(&*p)),
+            Ok(Ok(Ok(v))) => Outcome::Replied(v),
+            Ok(Ok(Err(e))) => Outcome::Failed(e.to_string()),
+        },
+    }
+}
+
+impl HandlerState {
+    /// The reply to write (none when cancelled) and the span's outcome label.
+    fn reply(&self, outcome: Outcome) -> (Option<Result<Value, String>>, ControlStatus) {
+        let id = &self.request_id;
+        match outcome {
+            Outcome::Replied(v) => {
+                if self.shared.log_payloads {
+                    tracing::debug!(parent: &self.span, response = %v, "inbound reply");
+                }
+                (Some(Ok(v)), ControlStatus::Success)
+            }
+            Outcome::Failed(e) => (Some(Err(e)), ControlStatus::Error),
+            Outcome::TimedOut(t) => {
+                self.shared.diagnostic(Diagnostic::HandlerTimedOut {
+                    request_id: id.clone(),
+                    subtype: self.subtype.clone(),
+                });
+                let e = format!("handler for {} timed out after {t:?}", self.subtype);
+                (Some(Err(e)), ControlStatus::Timeout)
+            }
+            Outcome::Panicked(message) => {
+                self.shared.diagnostic(Diagnostic::HandlerPanicked {
+                    request_id: id.clone(),
+                    subtype: self.subtype.clone(),
+                    message: message.clone(),
+                });
+                let e = format!("handler for {} panicked: {message}", self.subtype);
+                (Some(Err(e)), ControlStatus::Error)
+            }
+            Outcome::Cancelled => {
+                self.shared.diagnostic(Diagnostic::HandlerCancelled {
+                    request_id: id.clone(),
+                });
+                (None, ControlStatus::Cancelled)
+            }
+        }
+    }
+}
 
 impl Actor for HandlerActor {
     type Msg = HandlerMsg;
@@ -129,7 +208,7 @@ impl Actor for HandlerActor {
             callback,
             cancel,
             timeout,
-            transport,
+            generation,
             shared,
         } = args;
         let span = tracing::info_span!(
@@ -141,50 +220,22 @@ impl Actor for HandlerActor {
             outcome = tracing::field::Empty,
         );
         if shared.log_payloads {
-            tracing::debug!(parent: &span, request = %request.request, "inbound request");
+            tracing::debug!(parent: &span, request = %request.request.raw(), "inbound request");
         }
-        let request_id = request.request_id.clone();
-        let subtype = request.subtype.clone();
-        // Building the future runs user code too: a panic there is caught like one inside it.
-        let fut = std::panic::catch_unwind(AssertUnwindSafe(|| {
-            callback.handle(request, cancel.clone())
-        }));
-        let task = tokio::spawn(
-            async move {
-                let outcome = match fut {
-                    Err(p) => Outcome::Panicked(panic_message(&*p)),
-                    Ok(fut) => {
-                        let guarded = AssertUnwindSafe(fut).catch_unwind();
-                        let bounded = async {
-                            match timeout {
-                                Some(t) => tokio::time::timeout(t, guarded).await.map_err(|_| t),
-                                None => Ok(guarded.await),
-                            }
-                        };
-                        tokio::select! {
-                            biased;
-                            _ = cancel.cancelled() => Outcome::Cancelled,
-                            r = bounded => match r {
-                                Err(t) => Outcome::TimedOut(t),
-                                Ok(Err(p)) => Outcome::Panicked(panic_message(&*p)),
-                                Ok(Ok(Ok(v))) => Outcome::Replied(v),
-                                Ok(Ok(Err(e))) => Outcome::Failed(e.to_string()),
-                            },
-                        }
-                    }
-                };
-                let _ = myself.cast(HandlerMsg::Finished(outcome));
-            }
-            .instrument(span.clone()),
-        );
+        // pre_start runs on the spawner's task; the callback runs on ours,
+        // from the first message in our own mailbox.
+        myself.cast(HandlerMsg::Run)?;
         Ok(HandlerState {
-            request_id,
-            subtype,
-            transport,
+            request_id: request.request_id.clone(),
+            subtype: request.subtype.clone(),
+            request: Some(request),
+            callback,
+            cancel,
+            timeout,
+            generation,
             shared,
             started: Instant::now(),
             span,
-            _task: AbortOnDropHandle::new(task),
         })
     }
 
@@ -194,56 +245,32 @@ impl Actor for HandlerActor {
         msg: HandlerMsg,
         st: &mut HandlerState,
     ) -> Result<(), ActorProcessingErr> {
-        let HandlerMsg::Finished(outcome) = msg;
-        let id = st.request_id.clone();
-        let (reply, label) = match outcome {
-            Outcome::Replied(v) => {
-                if st.shared.log_payloads {
-                    tracing::debug!(parent: &st.span, response = %v, "inbound reply");
-                }
-                (Some(Ok(v)), ControlStatus::Success)
-            }
-            Outcome::Failed(e) => (Some(Err(e)), ControlStatus::Error),
-            Outcome::TimedOut(t) => {
-                st.shared.diagnostic(Diagnostic::HandlerTimedOut {
-                    request_id: id.clone(),
-                    subtype: st.subtype.clone(),
-                });
-                (
-                    Some(Err(format!(
-                        "handler for {} timed out after {t:?}",
-                        st.subtype
-                    ))),
-                    ControlStatus::Timeout,
-                )
-            }
-            Outcome::Panicked(message) => {
-                st.shared.diagnostic(Diagnostic::HandlerPanicked {
-                    request_id: id.clone(),
-                    subtype: st.subtype.clone(),
-                    message: message.clone(),
-                });
-                (
-                    Some(Err(format!(
-                        "handler for {} panicked: {message}",
-                        st.subtype
-                    ))),
-                    ControlStatus::Error,
-                )
-            }
-            Outcome::Cancelled => {
-                st.shared.diagnostic(Diagnostic::HandlerCancelled {
-                    request_id: id.clone(),
-                });
-                (None, ControlStatus::Cancelled)
-            }
+        let HandlerMsg::Run = msg;
+        let Some(request) = st.request.take() else {
+            return Ok(());
         };
+        // This actor exists for this one request: awaiting its callback here
+        // holds up nothing else, and saves a task and a mailbox hop per
+        // request. The token (cancel, shutdown) and the timeout bound it;
+        // a kill interrupts it.
+        let outcome = run(&*st.callback, request, &st.cancel, st.timeout)
+            .instrument(st.span.clone())
+            .await;
+        let (reply, label) = st.reply(outcome);
         if let Some(reply) = reply {
-            let _ = st.transport.cast(TransportMsg::Write {
-                line: reply_line(&id, reply),
-                done: None,
-            });
+            // Straight into the control lane of the stdin queue. Waiting for
+            // room only happens while the CLI is not reading stdin; shutdown
+            // (the token, then stdin closing) ends that wait.
+            let line = reply_line(&st.request_id, reply);
+            tokio::select! {
+                biased;
+                _ = st.shared.stdin.push(&st.shared, Lane::Control, line, None) => {}
+                _ = st.cancel.cancelled() => {}
+            }
         }
+        st.shared
+            .running
+            .leave(&st.request_id, st.generation, &st.shared.counters);
         st.span
             .record("duration_ms", st.started.elapsed().as_millis() as u64);
         st.span.record("outcome", label.as_str());
@@ -255,6 +282,7 @@ impl Actor for HandlerActor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn reply_lines_pair_by_id() {
@@ -266,17 +294,18 @@ mod tests {
         let err: Value = serde_json::from_slice(&reply_line("a-2", Err("boom".into()))).unwrap();
         assert_eq!(err["response"]["subtype"], "error");
         assert_eq!(err["response"]["error"], "boom");
+        let odd = reply_line("a\"3\n", Ok(Value::Null));
+        assert!(odd.ends_with(b"}}\n") && !odd[..odd.len() - 1].contains(&b'\n'));
+        let odd: Value = serde_json::from_slice(&odd).unwrap();
+        assert_eq!(odd["type"], "control_response");
+        assert_eq!(odd["response"]["request_id"], "a\"3\n");
     }
 
     #[tokio::test]
     async fn reject_all_names_the_subtype() {
         let r = RejectAll
             .handle(
-                InboundRequest {
-                    request_id: "x".into(),
-                    subtype: "mcp_message".into(),
-                    request: Value::Null,
-                },
+                InboundRequest::new("x", "mcp_message", Value::Null),
                 CancellationToken::new(),
             )
             .await;

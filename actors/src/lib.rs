@@ -3,8 +3,8 @@
 //! ```text
 //! SessionSupervisor            ordered start and stop; every shutdown path
 //!  |- TransportActor           the channel's writer + ChannelControl (signals, reaping)
-//!  |- ControlDispatch          our requests by id; one Handler per CLI request
-//!  |   `- Handler(req_id) ...
+//!  |- ControlDispatch          our requests by id; supervises the handlers
+//!  |   `- Handler(req_id) ...   one per CLI request, spawned by the reader
 //!  |- ReaderActor              the ONE stdout read loop; framing; routing
 //!  `- (stderr drain task)      a bounded ring of the last stderr lines
 //! ```
@@ -41,14 +41,17 @@ mod envelope;
 mod error;
 mod events;
 mod handler;
+mod inbound;
 mod outcome;
 mod reader;
 mod registry;
 mod request;
+mod running;
 mod session;
 mod shared;
 mod shutdown;
 mod start;
+mod stdin_queue;
 mod stop;
 mod stream;
 mod supervisor;
@@ -66,12 +69,14 @@ pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
-pub use handler::{InboundHandler, InboundRequest, RejectAll};
+pub use handler::{InboundHandler, RejectAll};
+pub use inbound::{InboundRequest, RawRequest};
 pub use outcome::ControlStatus;
 pub use registry::{SessionInfo, live_sessions};
 pub use session::Session;
 pub use shutdown::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason,
 };
+pub use stdin_queue::DEFAULT_MAX_STDIN_BYTES;
 pub use stream::{Frame, FrameStream};
 pub use tokio_util::sync::CancellationToken;

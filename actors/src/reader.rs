@@ -7,6 +7,7 @@
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+use std::time::Duration;
 
 use bytes::Bytes;
 use futures::FutureExt;
@@ -22,8 +23,10 @@ use crate::dispatch::DispatchMsg;
 use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::framing::{Line, LineReader};
-use crate::handler::InboundRequest;
+use crate::handler::{HandlerActor, HandlerArgs, InboundHandler, reply_line};
+use crate::inbound::{InboundRequest, RawRequest};
 use crate::shared::Shared;
+use crate::stdin_queue::push_control_detached;
 use crate::stream::Frame;
 use crate::supervisor::SupervisorMsg;
 
@@ -40,6 +43,8 @@ pub(crate) struct ReaderArgs {
     pub(crate) max_line_bytes: usize,
     pub(crate) frames: FrameSender,
     pub(crate) dispatch: ActorRef<DispatchMsg>,
+    pub(crate) callback: Arc<dyn InboundHandler>,
+    pub(crate) handler_timeout: Option<Duration>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
     pub(crate) shared: Arc<Shared>,
 }
@@ -55,10 +60,41 @@ struct Loop {
     frames: Batcher,
     consumer_gone: bool,
     dispatch: ActorRef<DispatchMsg>,
+    callback: Arc<dyn InboundHandler>,
+    handler_timeout: Option<Duration>,
     shared: Arc<Shared>,
 }
 
 impl Loop {
+    /// Admits a CLI request and spawns its handler, linked to dispatch: the
+    /// handler's `pre_start` runs here, its callback on its own task, so a
+    /// request crosses no mailbox before its callback runs.
+    async fn start_handler(&mut self, request: InboundRequest) {
+        let id = request.request_id.clone();
+        let shared = &self.shared;
+        let admitted = match shared.running.admit(&id, &shared.counters) {
+            Ok(a) => a,
+            Err(e) => return push_control_detached(shared, reply_line(&id, Err(e))),
+        };
+        let generation = admitted.generation;
+        let args = HandlerArgs {
+            request,
+            callback: self.callback.clone(),
+            cancel: admitted.cancel,
+            timeout: self.handler_timeout,
+            generation,
+            shared: shared.clone(),
+        };
+        match Actor::spawn_linked(None, HandlerActor, args, self.dispatch.get_cell()).await {
+            Ok((actor, _)) => shared.running.bind(&id, generation, actor),
+            Err(e) => {
+                shared.running.leave(&id, generation, &shared.counters);
+                let e = format!("failed to start a handler: {e}");
+                push_control_detached(shared, reply_line(&id, Err(e)));
+            }
+        }
+    }
+
     fn skipped(&self, reason: SkipReason, line: &[u8]) {
         self.shared.diagnostic(Diagnostic::LineSkipped {
             reason,
@@ -84,12 +120,25 @@ impl Loop {
                 request_id,
                 subtype,
                 request,
-            } => DispatchMsg::Inbound(InboundRequest {
-                request_id,
-                subtype,
-                request,
-            }),
-            Envelope::ControlCancel { request_id } => DispatchMsg::Cancel { id: request_id },
+            } => {
+                // The line itself goes on: the handler decodes the span once.
+                let request = match request {
+                    Some(span) => match RawRequest::in_line(line.clone(), span) {
+                        Some(r) => r,
+                        None => return self.skipped(SkipReason::Malformed, &line),
+                    },
+                    None => RawRequest::null(),
+                };
+                let request = InboundRequest {
+                    request_id,
+                    subtype,
+                    request,
+                };
+                return self.start_handler(request).await;
+            }
+            Envelope::ControlCancel { request_id } => {
+                return self.shared.running.cancel(&request_id);
+            }
             Envelope::Message {
                 kind,
                 init_session_id,
@@ -222,6 +271,8 @@ impl Actor for ReaderActor {
             frames: args.frames.batcher(),
             consumer_gone: false,
             dispatch: args.dispatch,
+            callback: args.callback,
+            handler_timeout: args.handler_timeout,
             shared: args.shared,
         };
         let supervisor = args.supervisor.clone();

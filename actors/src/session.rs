@@ -15,8 +15,8 @@ use crate::events::{SessionEvent, SessionStats};
 use crate::request::control_request;
 use crate::shared::Shared;
 use crate::shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
+use crate::stdin_queue::{Closed, Lane};
 use crate::supervisor::SupervisorMsg;
-use crate::transport::TransportMsg;
 
 static NULL: Value = Value::Null;
 
@@ -34,6 +34,7 @@ pub(crate) struct Handle {
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
     pub(crate) children: Children,
     pub(crate) control_timeout: Duration,
+    pub(crate) send_timeout: Duration,
 }
 
 impl std::fmt::Debug for Children {
@@ -73,14 +74,28 @@ impl Session {
     }
 
     /// Writes one frame to the CLI's stdin; a `type:"user"` frame opens a turn.
-    /// Resolves once the line is written (a CLI not reading stdin makes this
-    /// wait; dropping the future or shutting down ends the wait).
+    /// Resolves once the line is written. A CLI not reading stdin makes this
+    /// wait, at most `send_timeout`, then fail with
+    /// [`SessionError::StdinStalled`]; dropping the future or shutting down
+    /// ends the wait too. The queue holds at most `max_stdin_bytes`.
     pub async fn send(&self, frame: &Value) -> Result<(), SessionError> {
         let is_user = frame.get("type").and_then(Value::as_str) == Some("user");
         let mut line =
             serde_json::to_vec(frame).map_err(|e| SessionError::InvalidFrame(e.to_string()))?;
         line.push(b'\n');
         self.write_line(Bytes::from(line), is_user).await
+    }
+
+    /// Writes one `user` frame the caller encoded itself: one line of JSON
+    /// with a trailing newline and no interior one. Not re-scanned; opens a
+    /// turn. Otherwise as [`Session::send`].
+    pub async fn send_user_line(&self, line: Bytes) -> Result<(), SessionError> {
+        if !line.ends_with(b"\n") {
+            return Err(SessionError::InvalidFrame(
+                "a user line must end with a newline".into(),
+            ));
+        }
+        self.write_line(line, true).await
     }
 
     /// Writes one raw NDJSON line (a trailing newline is added if missing).
@@ -118,20 +133,33 @@ impl Session {
         } else {
             tracing::trace!(parent: &shared.span, bytes = line.len(), user = is_user, "send");
         }
+        let after = self.inner.send_timeout;
+        let deadline = tokio::time::Instant::now() + after;
         let (tx, rx) = oneshot::channel();
-        let msg = TransportMsg::Write {
-            line,
-            done: Some(tx),
-        };
-        self.inner
-            .children
-            .transport
-            .cast(msg)
-            .map_err(|_| SessionError::ShuttingDown)?;
-        match rx.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(SessionError::Write(e)),
-            Err(_) => Err(SessionError::ShuttingDown),
+        let queued = tokio::time::timeout_at(
+            deadline,
+            shared.stdin.push(shared, Lane::User, line, Some(tx)),
+        )
+        .await;
+        let stalled = |queued| SessionError::StdinStalled { after, queued };
+        match queued {
+            Ok(Ok(())) => {}
+            Ok(Err(Closed)) | Err(_) => {
+                if is_user {
+                    // Nothing was sent: the turn did not start.
+                    shared.turn_ended();
+                }
+                return Err(match queued {
+                    Err(_) => stalled(false),
+                    _ => SessionError::ShuttingDown,
+                });
+            }
+        }
+        match tokio::time::timeout_at(deadline, rx).await {
+            Ok(Ok(Ok(()))) => Ok(()),
+            Ok(Ok(Err(e))) => Err(SessionError::Write(e)),
+            Ok(Err(_)) => Err(SessionError::ShuttingDown),
+            Err(_) => Err(stalled(true)),
         }
     }
 

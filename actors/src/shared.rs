@@ -20,8 +20,10 @@ use crate::events::{
     Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats,
 };
 use crate::registry;
+use crate::running::Running;
 use crate::shutdown::ShutdownReport;
 use crate::stderr::StderrRing;
+use crate::stdin_queue::StdinTx;
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
@@ -40,6 +42,10 @@ pub(crate) struct Shared {
     pub(crate) span: Span,
     pub(crate) counters: Counters,
     pub(crate) budget: Arc<Budget>,
+    /// The CLI's control requests being answered.
+    pub(crate) running: Running,
+    /// The CLI's stdin queue: every writer pushes here directly.
+    pub(crate) stdin: StdinTx,
     pub(crate) stderr: StderrRing,
     /// Latched when the stdout read loop ended.
     pub(crate) stdout_done: CancellationToken,
@@ -80,10 +86,12 @@ impl Shared {
         }
     }
 
+    #[allow(clippy::too_many_arguments)] // one call site, each argument named there
     pub(crate) fn new(
         label: Option<String>,
         pid: Option<u32>,
         budget: Arc<Budget>,
+        stdin: StdinTx,
         stderr: StderrRing,
         log_payloads: bool,
         events: Option<broadcast::Sender<SessionEvent>>,
@@ -108,6 +116,8 @@ impl Shared {
             span,
             counters: Counters::default(),
             budget,
+            running: Running::default(),
+            stdin,
             stderr,
             stdout_done: CancellationToken::new(),
             stderr_done: CancellationToken::new(),
@@ -153,7 +163,8 @@ impl Shared {
     }
 
     pub(crate) fn stats(&self) -> SessionStats {
-        self.counters.snapshot(self.budget.buffered())
+        self.counters
+            .snapshot(self.budget.buffered(), self.stdin.queued_bytes())
     }
 
     /// Stop admitting new work. Returns true for the first caller.

@@ -16,6 +16,7 @@ use crate::session::{Handle, Session};
 use crate::shared::Shared;
 use crate::shutdown::{ShutdownCause, ShutdownReport};
 use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
+use crate::stdin_queue;
 use crate::stream::FrameStream;
 use crate::supervisor::{SessionSupervisor, SupervisorArgs, SupervisorMsg};
 
@@ -58,11 +59,13 @@ impl Session {
         let conn = config.transport.connect().await?;
         let pid = conn.control.pid();
         let (frames, stream, budget) = backpressure::channel(config.max_buffered_bytes);
+        let stdin = stdin_queue::channel(config.max_stdin_bytes);
         let ring = StderrRing::new(config.stderr_lines, DEFAULT_STDERR_LINE_BYTES);
         let shared = Shared::new(
             config.label,
             pid,
             budget,
+            stdin,
             ring,
             config.log_payloads,
             config.events,
@@ -85,6 +88,7 @@ impl Session {
         };
         let span = shared.span.clone();
         let control_timeout = config.control_timeout;
+        let send_timeout = config.send_timeout;
         async move {
             let (supervisor, _) = Actor::spawn(None, SessionSupervisor, args)
                 .await
@@ -104,6 +108,7 @@ impl Session {
                         supervisor,
                         children,
                         control_timeout,
+                        send_timeout,
                     });
                     Ok((Session { inner }, stream))
                 }

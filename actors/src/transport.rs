@@ -1,8 +1,11 @@
 //! `TransportActor`: owns the channel's writer and its `ChannelControl`.
 //!
 //! Two tasks do the waiting so the actor never blocks in `handle`:
-//! - the stdin writer writes lines in order; a CLI that stops reading stdin
-//!   stalls only this task (escalation goes through the other one);
+//! - the stdin writer task (`stdin_queue.rs`) writes what the senders of the
+//!   two-lane, byte-bounded stdin queue could not write at once (they push
+//!   there directly, not through this actor); a CLI that stops reading stdin
+//!   stalls only that task and the senders' waits for room (escalation
+//!   goes through the other task);
 //! - the lifecycle task owns the `ChannelControl`, waits for the far end to
 //!   end, and carries out terminate / kill / cleanup meanwhile.
 //!
@@ -11,18 +14,18 @@
 
 use std::sync::Arc;
 
-use bytes::Bytes;
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot, watch};
+use tokio::io::AsyncWrite;
+use tokio::sync::{mpsc, watch};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::channel::ChannelControl;
-use crate::config::WireDirection;
-use crate::events::{Counters, LifecycleEvent};
+use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::shared::Shared;
+use crate::stdin_queue;
 use crate::supervisor::SupervisorMsg;
 
 /// The far end has ended; `exit` is its status when known.
@@ -35,14 +38,7 @@ pub(crate) struct Ended {
 /// task is gone (its `ChannelControl` was dropped, which kills the process).
 pub(crate) type EndedWatch = watch::Receiver<Option<Ended>>;
 
-pub(crate) type WriteDone = oneshot::Sender<std::io::Result<()>>;
-
 pub(crate) enum TransportMsg {
-    /// Write one line (newline included).
-    Write {
-        line: Bytes,
-        done: Option<WriteDone>,
-    },
     /// Send EOF after the lines already queued.
     CloseStdin,
     /// Polite stop (SIGTERM to the group, or close).
@@ -51,11 +47,6 @@ pub(crate) enum TransportMsg {
     Kill,
     /// After the far end ended: kill leftovers of the group.
     Cleanup(RpcReplyPort<Result<bool, String>>),
-}
-
-enum WriterCmd {
-    Write(Bytes, Option<WriteDone>),
-    Close,
 }
 
 enum LifeCmd {
@@ -73,7 +64,7 @@ pub(crate) struct TransportArgs {
 }
 
 pub(crate) struct TransportState {
-    writer_tx: mpsc::UnboundedSender<WriterCmd>,
+    close_stdin: CancellationToken,
     life_tx: mpsc::UnboundedSender<LifeCmd>,
     _writer: AbortOnDropHandle<()>,
     _life: AbortOnDropHandle<()>,
@@ -81,59 +72,6 @@ pub(crate) struct TransportState {
 
 /// The transport actor.
 pub(crate) struct TransportActor;
-
-async fn writer_task(
-    writer: Box<dyn AsyncWrite + Send + Unpin>,
-    mut rx: mpsc::UnboundedReceiver<WriterCmd>,
-    shared: Arc<Shared>,
-) {
-    let mut writer = Some(writer);
-    // io::Error is not Clone: later writes get a fresh error of the same kind.
-    let mut broken: Option<(std::io::ErrorKind, String)> = None;
-    while let Some(cmd) = rx.recv().await {
-        match cmd {
-            WriterCmd::Write(line, done) => {
-                let result = match (&mut writer, &broken) {
-                    (_, Some((kind, e))) => Err(std::io::Error::new(*kind, e.clone())),
-                    (None, None) => Err(std::io::Error::new(
-                        std::io::ErrorKind::BrokenPipe,
-                        "stdin is closed",
-                    )),
-                    (Some(w), None) => {
-                        let r = async {
-                            w.write_all(&line).await?;
-                            w.flush().await
-                        }
-                        .await;
-                        match r {
-                            Ok(()) => {
-                                let body = line.strip_suffix(b"\n").unwrap_or(&line);
-                                shared.tap(WireDirection::Out, body);
-                                Counters::add(&shared.counters.frames_out, 1);
-                                Counters::add(&shared.counters.bytes_out, line.len() as u64);
-                                Ok(())
-                            }
-                            Err(e) => {
-                                broken = Some((e.kind(), e.to_string()));
-                                Err(e)
-                            }
-                        }
-                    }
-                };
-                if let Some(done) = done {
-                    let _ = done.send(result);
-                }
-            }
-            WriterCmd::Close => {
-                if let Some(mut w) = writer.take() {
-                    let _ = w.shutdown().await;
-                    drop(w);
-                    shared.lifecycle(LifecycleEvent::StdinClosed);
-                }
-            }
-        }
-    }
-}
 
 async fn lifecycle_task(
     mut control: Box<dyn ChannelControl>,
@@ -188,11 +126,12 @@ impl Actor for TransportActor {
         _myself: ActorRef<TransportMsg>,
         args: TransportArgs,
     ) -> Result<TransportState, ActorProcessingErr> {
-        let (writer_tx, writer_rx) = mpsc::unbounded_channel();
+        let close_stdin = CancellationToken::new();
         let (life_tx, life_rx) = mpsc::unbounded_channel();
         let span = args.shared.span.clone();
         let writer = tokio::spawn(
-            writer_task(args.writer, writer_rx, args.shared.clone()).instrument(span.clone()),
+            stdin_queue::writer_task(args.writer, close_stdin.clone(), args.shared.clone())
+                .instrument(span.clone()),
         );
         let life = tokio::spawn(
             lifecycle_task(
@@ -205,7 +144,7 @@ impl Actor for TransportActor {
             .instrument(span),
         );
         Ok(TransportState {
-            writer_tx,
+            close_stdin,
             life_tx,
             _writer: AbortOnDropHandle::new(writer),
             _life: AbortOnDropHandle::new(life),
@@ -219,19 +158,7 @@ impl Actor for TransportActor {
         st: &mut TransportState,
     ) -> Result<(), ActorProcessingErr> {
         match msg {
-            TransportMsg::Write { line, done } => {
-                if let Err(mpsc::error::SendError(WriterCmd::Write(_, Some(done)))) =
-                    st.writer_tx.send(WriterCmd::Write(line, done))
-                {
-                    let _ = done.send(Err(std::io::Error::new(
-                        std::io::ErrorKind::BrokenPipe,
-                        "the stdin writer is gone",
-                    )));
-                }
-            }
-            TransportMsg::CloseStdin => {
-                let _ = st.writer_tx.send(WriterCmd::Close);
-            }
+            TransportMsg::CloseStdin => st.close_stdin.cancel(),
             TransportMsg::Terminate => {
                 let _ = st.life_tx.send(LifeCmd::Terminate);
             }

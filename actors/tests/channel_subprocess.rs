@@ -62,14 +62,17 @@ async fn missing_program_is_not_found() {
 }
 
 #[tokio::test]
-async fn non_executable_file_is_not_found() {
+async fn a_file_without_execute_permission_is_not_executable_not_missing() {
     let dir = tempfile::tempdir().unwrap();
     let path = write_script(dir.path(), "claude", 0o644);
     let err = connect(ProcessSpec::new(&path)).await.unwrap_err();
-    assert!(matches!(err, ChannelError::NotFound { .. }), "{err:?}");
+    assert!(matches!(err, ChannelError::NotExecutable { .. }), "{err:?}");
     assert_eq!(
         err.to_string(),
-        format!("CLI executable not found at {}", path.display())
+        format!(
+            "{} exists but cannot be executed: no execute permission",
+            path.display()
+        )
     );
 }
 

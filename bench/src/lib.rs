@@ -3,6 +3,7 @@
 //! SDK peer run as a child process in the same run, and small measuring
 //! tools (percentiles, RSS from `/proc`, the open-files limit).
 
+pub mod ccsdk;
 pub mod rtt;
 
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use serde::Serialize;
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Decision;
@@ -15,7 +15,7 @@ use super::hooks::{HookContext, Hooks};
 use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::permission::{self, CanUseTool, PermissionContext};
-use crate::protocol::{ControlRequestPayload, StdoutFrame, parse_line};
+use crate::protocol::{ControlRequestPayload, parse_json};
 use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 
 type Reply = BoxFuture<'static, Result<Value, HandlerError>>;
@@ -180,12 +180,29 @@ impl Callbacks {
     }
 
     fn mcp(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
-        let name = request
+        /// The two members routing needs; the message stays JSON for the server.
+        #[derive(Deserialize)]
+        struct Mcp {
+            #[serde(default)]
+            server_name: Option<Value>,
+            // A present `null` stays `Some(Null)`, as the server expects.
+            #[serde(default, deserialize_with = "present")]
+            message: Option<Value>,
+        }
+        fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+            Value::deserialize(d).map(Some)
+        }
+        let Mcp {
+            server_name,
+            message,
+        } = request
             .request
-            .get("server_name")
+            .decode()
+            .map_err(|e| format!("cannot decode mcp_message request: {e}"))?;
+        let name = server_name
+            .as_ref()
             .and_then(Value::as_str)
             .ok_or("mcp_message request has no server_name")?;
-        let message = request.request.get("message").cloned();
         let observers = self.observers.clone();
         let Some(server) = self.mcp_servers.iter().find(|s| s.name() == name).cloned() else {
             let error = format!("MCP server {name:?} not found");
@@ -229,27 +246,12 @@ impl InboundHandler for Callbacks {
     }
 }
 
-/// Decodes the request with the protocol's own parser (as the line the CLI
-/// sent), so errors name the offending field.
+/// Decodes the request's JSON text, as received, straight into the typed
+/// payload with the protocol's own parser (one pass, no intermediate
+/// `Value`; errors name the offending field).
 fn decode(request: &InboundRequest) -> Result<ControlRequestPayload, String> {
-    #[derive(Serialize)]
-    struct Line<'a> {
-        #[serde(rename = "type")]
-        kind: &'static str,
-        request_id: &'a str,
-        request: &'a Value,
-    }
-    let line = serde_json::to_vec(&Line {
-        kind: "control_request",
-        request_id: &request.request_id,
-        request: &request.request,
-    })
-    .map_err(|e| e.to_string())?;
-    match parse_line(&line) {
-        Ok(StdoutFrame::ControlRequest(c)) => Ok(c.request),
-        Ok(other) => Err(format!("decoded as {}", other.kind())),
-        Err(e) => Err(format!("cannot decode {} request: {e}", request.subtype)),
-    }
+    parse_json(request.request.json(), true)
+        .map_err(|e| format!("cannot decode {} request: {e}", request.subtype))
 }
 
 /// Tells the observers and makes the error reply.

@@ -8,6 +8,7 @@ use claude_agent_actors::{
 };
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
+use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, broadcast};
 
@@ -15,7 +16,7 @@ use super::messages::{self, Kind, Until};
 use super::observe;
 use super::{ClientBuilder, Prompt};
 use crate::options::{Options, PermissionMode};
-use crate::protocol::{Message, ServerInfo, UserMessage};
+use crate::protocol::{Message, ParseError, ServerInfo, UserMessage};
 use crate::telemetry::{self, SessionTrace};
 use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
 use crate::{Error, Result};
@@ -151,7 +152,8 @@ impl Client {
         if let Some(t) = trace {
             t.turn_started();
         }
-        if let Err(e) = self.inner.session.send_raw(line).await {
+        // Encoded by us as one `user` line: the runtime need not re-scan it.
+        if let Err(e) = self.inner.session.send_user_line(line).await {
             let e = Error::from(e);
             if let Some(t) = trace {
                 t.turn_not_sent(&e);
@@ -298,11 +300,18 @@ impl Client {
 
     /// The CLI's `initialize` reply: commands, agents, models, account,
     /// version, permission mode, ...
+    /// A reply that does not decode is [`Error::Parse`].
     pub fn server_info(&self) -> Result<ServerInfo> {
-        // Through text: the protocol types deserialize from JSON text only.
-        let bytes = serde_json::to_vec(self.inner.session.server_info())
-            .map_err(|e| Error::Encode(e.into()))?;
-        serde_json::from_slice(&bytes).map_err(Error::Decode)
+        let raw = self.inner.session.server_info();
+        // Decoded from the kept reply in place: no bytes in between.
+        ServerInfo::deserialize(raw).map_err(|e| {
+            Error::Parse(ParseError::InvalidField {
+                message_type: "control_response/initialize",
+                field: "response".to_owned(),
+                reason: e.to_string(),
+                prefix: raw.to_string().chars().take(120).collect(),
+            })
+        })
     }
 
     /// The raw `initialize` reply.

@@ -115,6 +115,7 @@ pub use conversation_reset::ConversationReset;
 pub use error::{EncodeError, ParseError};
 pub use extra::Extras;
 pub use message::{Message, StdoutFrame};
+pub(crate) use parse::parse_json;
 pub use parse::{parse_line, parse_message};
 pub use rate_limit::{RateLimitEvent, RateLimitInfo};
 pub use raw::RawJson;

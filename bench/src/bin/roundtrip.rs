@@ -3,7 +3,8 @@
 //! one request at a time (`permission_rtt`, paced `--interval-ms` apart)
 //! and times every round trip on its own clock, so this SDK and the Python
 //! SDK are measured by the same code. p50/p99 over all round trips, at
-//! 1, 100 and 1,000 sessions.
+//! 1, 100 and 1,000 sessions. Peers in the same run: a bare loop over the
+//! pipes (the floor), the Rust crate `cc-sdk`, and the Python SDK.
 //!
 //! ```text
 //! cargo run --release -p claude-agent-bench --bin roundtrip [-- --quick]
@@ -16,6 +17,7 @@ use clap::Parser;
 use claude_agent::callbacks::{CallbackError, PermissionContext, allow};
 use claude_agent::protocol::{Message, PermissionRequest, PermissionResult};
 use claude_agent::{Client, ClientBuilder, Options};
+use claude_agent_bench::ccsdk::cc_sdk_level;
 use claude_agent_bench::rtt::{bare_level, script};
 use claude_agent_bench::{
     BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, raise_nofile, ratio,
@@ -48,6 +50,9 @@ struct Args {
     /// Skip the Python peer.
     #[arg(long)]
     no_python: bool,
+    /// Skip the `cc-sdk` peer.
+    #[arg(long)]
+    no_cc_sdk: bool,
 }
 
 /// Round trips per session: enough samples at every level, a few seconds each.
@@ -151,6 +156,7 @@ async fn run(args: Args) -> Result<()> {
     raise_nofile(max * 8 + 256);
     let mut rust_rows = Vec::new();
     let mut bare_rows = Vec::new();
+    let mut cc_rows = Vec::new();
     for &n in &levels {
         let count = args.count.unwrap_or_else(|| per_session(n));
         if !args.no_bare {
@@ -163,6 +169,12 @@ async fn run(args: Args) -> Result<()> {
         let r = row("rust", n, &Summary::of(&rtts), wall);
         emit(&r);
         rust_rows.push(r);
+        if !args.no_cc_sdk {
+            let (rtts, wall) = cc_sdk_level(&fake, n, count, args.interval_ms).await?;
+            let r = row("cc-sdk", n, &Summary::of(&rtts), wall);
+            emit(&r);
+            cc_rows.push(r);
+        }
     }
     let python = if args.no_python {
         None
@@ -200,44 +212,54 @@ async fn run(args: Args) -> Result<()> {
         args.interval_ms
     );
     eprintln!(
-        "{:>8} {:>7} | {:>10} {:>10} | {:>10} {:>10} | {:>10} {:>10} | {:>9} {:>9}",
+        "{:>8} {:>7} | {:>15} | {:>15} | {:>15} | {:>15} | {:>8} {:>8} {:>8} {:>8}",
         "sessions",
         "rtts",
-        "bare p50",
-        "bare p99",
-        "rust p50",
-        "rust p99",
-        "py p50",
-        "py p99",
-        "p50 r/py",
-        "p99 r/py"
+        "bare p50/p99",
+        "ours p50/p99",
+        "cc-sdk p50/p99",
+        "py p50/p99",
+        "50 /bare",
+        "99 /py",
+        "50 /cc",
+        "99 /cc"
     );
     for r in &rust_rows {
         let n = r["sessions"].clone();
-        let py = find(&py_rows, &[("sessions", n.clone())]);
-        let bare = find(&bare_rows, &[("sessions", n.clone())]);
-        let f = |v: &Value, k: &str| v[k].as_f64();
-        let p50 = f(r, "p50_us").unwrap_or(f64::NAN);
-        let p99 = f(r, "p99_us").unwrap_or(f64::NAN);
-        let py50 = py.and_then(|p| f(p, "p50_us"));
-        let py99 = py.and_then(|p| f(p, "p99_us"));
-        let show = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.0} us"));
+        let at = |rows: &[Value]| find(rows, &[("sessions", n.clone())]).cloned();
+        let (bare, cc, py) = (at(&bare_rows), at(&cc_rows), at(&py_rows));
+        let f = |v: &Option<Value>, k: &str| v.as_ref().and_then(|v| v[k].as_f64());
+        let ours = Some(r.clone());
+        let pair = |v: &Option<Value>| match (f(v, "p50_us"), f(v, "p99_us")) {
+            (Some(a), Some(b)) => format!("{a:.0}/{b:.0} us"),
+            _ => "-".to_owned(),
+        };
+        let p50 = f(&ours, "p50_us").unwrap_or(f64::NAN);
+        let p99 = f(&ours, "p99_us").unwrap_or(f64::NAN);
+        let ratios = (
+            ratio(p50, f(&bare, "p50_us")),
+            ratio(p99, f(&py, "p99_us")),
+            ratio(p50, f(&cc, "p50_us")),
+            ratio(p99, f(&cc, "p99_us")),
+        );
         eprintln!(
-            "{:>8} {:>7} | {:>10} {:>10} | {:>10} {:>10} | {:>10} {:>10} | {:>9.3} {:>9.3}",
+            "{:>8} {:>7} | {:>15} | {:>15} | {:>15} | {:>15} | {:>8.3} {:>8.3} {:>8.3} {:>8.3}",
             n,
             r["round_trips"],
-            show(bare.and_then(|b| f(b, "p50_us"))),
-            show(bare.and_then(|b| f(b, "p99_us"))),
-            format!("{p50:.0} us"),
-            format!("{p99:.0} us"),
-            show(py50),
-            show(py99),
-            ratio(p50, py50),
-            ratio(p99, py99)
+            pair(&bare),
+            pair(&ours),
+            pair(&cc),
+            pair(&py),
+            ratios.0,
+            ratios.1,
+            ratios.2,
+            ratios.3
         );
         emit(
             &json!({"bench": "roundtrip", "side": "ratio", "sessions": n,
-            "p50_rust_over_python": ratio(p50, py50), "p99_rust_over_python": ratio(p99, py99)}),
+            "p50_rust_over_bare": ratios.0, "p99_rust_over_python": ratios.1,
+            "p50_rust_over_cc_sdk": ratios.2, "p99_rust_over_cc_sdk": ratios.3,
+            "p50_rust_over_python": ratio(p50, f(&py, "p50_us"))}),
         );
     }
     Ok(())

@@ -143,6 +143,16 @@ fn run_step(step: Step, input: &mut Input) {
                 output::note(&format!("ignoring {signal} failed: {e}"));
             }
         }
+        Step::WaitFile { path, timeout_ms } => {
+            let until = deadline(timeout_ms);
+            while !path.exists() {
+                if until.is_some_and(|d| Instant::now() >= d) {
+                    output::note(&format!("wait_file: {} never appeared", path.display()));
+                    std::process::exit(EXIT_TIMEOUT);
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        }
         Step::Hang => loop {
             std::thread::sleep(Duration::from_secs(3600));
         },

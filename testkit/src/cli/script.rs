@@ -122,6 +122,12 @@ pub(crate) enum Step {
         signal: String,
     },
     Hang,
+    /// Stops reading stdin until `path` exists (a host's writes pile up in
+    /// the pipe, then in the host), at most `timeout_ms`.
+    WaitFile {
+        path: PathBuf,
+        timeout_ms: Option<u64>,
+    },
     SpawnGrandchild {
         pid_file: PathBuf,
         #[serde(default = "yes")]
