@@ -100,7 +100,7 @@ fn message(m: &Message) -> String {
         },
         Message::RateLimitEvent(_) => "[rate limit]".to_owned(),
         Message::ConversationReset(_) => "[conversation reset]".to_owned(),
-        Message::Unknown { kind, .. } => format!("[unknown type {kind:?}]"),
+        Message::Unknown { kind, .. } => format!("[unknown type \"{kind}\"]"),
         _ => format!("[{}]", m.kind()),
     }
 }
@@ -135,7 +135,7 @@ fn block(b: &ContentBlock) -> String {
         }
         ContentBlock::Image(_) => "(image)".to_owned(),
         ContentBlock::Document(_) => "(document)".to_owned(),
-        ContentBlock::Unknown { kind, .. } => format!("(unknown block {kind:?})"),
+        ContentBlock::Unknown { kind, .. } => format!("(unknown block \"{kind}\")"),
         _ => format!("({})", b.tag()),
     }
 }

@@ -280,8 +280,8 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
             () = &mut slow, if !said_waiting => {
                 said_waiting = true;
                 out.note(&format!(
-                    "waiting for the CLI to exit (up to {:.0?}); Ctrl-C to stop it now",
-                    grace + term_grace
+                    "waiting for the CLI to exit (up to {:.1} s); Ctrl-C to stop it now",
+                    (grace + term_grace).as_secs_f64()
                 ));
             }
             signal = stop.recv() => {

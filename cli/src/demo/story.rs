@@ -41,7 +41,7 @@ pub(crate) enum StoryError {
     #[error("the session failed: {0}")]
     Session(#[from] claude_agent::Error),
     /// A turn ended without a result.
-    #[error("turn {turn} ended without a result (the CLI's stderr: {stderr:?})")]
+    #[error("turn {turn} ended without a result (the CLI's stderr: {})", stderr.join(" | "))]
     NoResult {
         /// 1 or 2.
         turn: usize,
@@ -60,7 +60,7 @@ pub(crate) enum StoryError {
     #[error("the story went wrong: {0}")]
     Missing(&'static str),
     /// The whole demo took too long.
-    #[error("the demo did not finish within {0:?}")]
+    #[error("the demo did not finish within {} s", .0.as_secs_f64())]
     TimedOut(Duration),
 }
 

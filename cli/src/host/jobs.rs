@@ -83,7 +83,7 @@ fn parse_line(text: &str, base: &Options) -> Result<Parsed, String> {
     let id = obj.remove("id");
     if let Some(unknown) = obj.keys().find(|k| !OPTION_KEYS.contains(&k.as_str())) {
         return Err(format!(
-            "unknown option {unknown:?} (known: tenant, prompt, id, {})",
+            "unknown option \"{unknown}\" (known: tenant, prompt, id, {})",
             OPTION_KEYS.join(", ")
         ));
     }
@@ -100,7 +100,7 @@ fn apply(mut o: Options, obj: &mut Map<String, Value>) -> Result<Options, String
     }
     if let Some(m) = take_string(obj, "permission_mode")? {
         let mode = PermissionMode::from_name(&m)
-            .ok_or_else(|| format!("unknown permission_mode {m:?}"))?;
+            .ok_or_else(|| format!("unknown permission_mode \"{m}\""))?;
         o = o.permission_mode(mode);
     }
     if let Some(v) = obj.remove("max_turns") {
@@ -164,7 +164,7 @@ fn take_string(obj: &mut Map<String, Value>, key: &str) -> Result<Option<String>
     match obj.remove(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(format!("{key:?} must be a string")),
+        Some(_) => Err(format!("\"{key}\" must be a string")),
     }
 }
 
@@ -175,11 +175,11 @@ fn take_strings(obj: &mut Map<String, Value>, key: &str) -> Result<Option<Vec<St
             .into_iter()
             .map(|v| match v {
                 Value::String(s) => Ok(s),
-                _ => Err(format!("{key:?} must be an array of strings")),
+                _ => Err(format!("\"{key}\" must be an array of strings")),
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Some),
-        Some(_) => Err(format!("{key:?} must be an array of strings")),
+        Some(_) => Err(format!("\"{key}\" must be an array of strings")),
     }
 }
 

@@ -255,8 +255,8 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
                 }
                 signalled = Some(signal);
                 progress.finish();
-                eprintln!("claude-agent host: {}: draining {} running sessions (deadline {:.1?}; again to cut it short)",
-                    signal.name(), running, s.drain_deadline);
+                eprintln!("claude-agent host: {}: draining {} running sessions (deadline {:.1} s; again to cut it short)",
+                    signal.name(), running, s.drain_deadline.as_secs_f64());
                 let host = host.clone();
                 let opts = DrainOptions::new(s.drain_deadline).interrupt(true);
                 drain = Some(tokio::spawn(async move { host.drain(opts).await }));
