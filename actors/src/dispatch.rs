@@ -155,7 +155,9 @@ impl Actor for ControlDispatch {
         };
         let shared = &st.args.shared;
         let gone = shared.running.actor_ended(&cell.get_id(), &shared.counters);
-        if let (Some(id), Some(reason)) = (gone, failure) {
+        // Still in the table: it ended (failed, or was killed) without answering.
+        if let Some(id) = gone {
+            let reason = failure.unwrap_or_else(|| "it stopped before replying".to_owned());
             st.write(reply_line(&id, Err(format!("handler failed: {reason}"))));
         }
         Ok(())

@@ -40,6 +40,7 @@ mod dispatch;
 mod envelope;
 mod error;
 mod events;
+mod fault;
 mod handler;
 mod inbound;
 mod outcome;
@@ -69,6 +70,7 @@ pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
+pub use fault::FaultInjector;
 pub use handler::{InboundHandler, RejectAll};
 pub use inbound::{InboundRequest, RawRequest};
 pub use outcome::ControlStatus;

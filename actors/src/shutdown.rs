@@ -96,6 +96,9 @@ pub enum StepReason {
     /// The supervisor was killed or panicked; the group was killed as the
     /// session's actors were dropped.
     SupervisorLost,
+    /// The transport actor was killed or panicked before the CLI exited;
+    /// dropping its channel killed the group (or aborted the channel).
+    TransportLost,
 }
 
 /// One signal the shutdown sent, when, and why.

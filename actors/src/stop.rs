@@ -147,6 +147,15 @@ pub(crate) async fn run(ctx: StopContext) {
             ..*s
         })
         .collect();
+    // The lifecycle task is gone without seeing an exit: the transport died
+    // and dropping its channel killed the CLI, which the report must say.
+    if exit.is_none() && ctx.ended.has_changed().is_err() {
+        steps.push(EscalationStep {
+            to: Escalation::Kill,
+            at: Duration::ZERO,
+            why: StepReason::TransportLost,
+        });
+    }
     if ladder.ended {
         // The CLI is gone, so what is left in its stdout pipe is bounded:
         // read it all even past the byte cap, so nothing printed is lost

@@ -287,7 +287,18 @@ impl Actor for SessionSupervisor {
         st: &mut SupervisorState,
     ) -> Result<(), ActorProcessingErr> {
         if st.stopping {
-            return Ok(()); // children stop in order during shutdown
+            // Children stop in order during shutdown; one dying some other way
+            // does not change the sequence under way, but is worth a line.
+            match &evt {
+                SupervisionEvent::ActorFailed(cell, err) => {
+                    tracing::warn!(parent: &st.shared.span, actor = %cell.get_id(), %err, "session child failed during shutdown");
+                }
+                SupervisionEvent::ActorTerminated(cell, _, Some(why)) => {
+                    tracing::warn!(parent: &st.shared.span, actor = %cell.get_id(), %why, "session child ended during shutdown");
+                }
+                _ => {}
+            }
+            return Ok(());
         }
         let reason = match evt {
             SupervisionEvent::ActorTerminated(cell, _, why) => {
