@@ -12,6 +12,8 @@
 //! Both are aborted when the actor's state is dropped (stop, kill or panic),
 //! which drops the `ChannelControl`; a `ChildProcess` kills its group on drop.
 
+pub(crate) mod stdin_queue;
+
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
@@ -24,8 +26,7 @@ use tracing::Instrument;
 use crate::channel::ChannelControl;
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
-use crate::shared::Shared;
-use crate::stdin_queue;
+use crate::session::shared::Shared;
 use crate::supervisor::SupervisorMsg;
 
 /// The far end has ended; `exit` is its status when known.

@@ -1,11 +1,17 @@
 //! `ControlDispatch`: pairs our control requests with their replies by
 //! request id, and supervises the `Handler` actors that answer the CLI's.
 //!
-//! The reader admits each CLI request (`running.rs`) and spawns its handler
+//! The reader admits each CLI request (`dispatch/running.rs`) and spawns its handler
 //! linked to this actor, so a request never waits for this mailbox; here we
 //! hear when a handler ends (a failed one still leaves the CLI an answer),
 //! and at shutdown cancel them all. Nothing in `handle` waits on the CLI or
 //! on user code.
+
+pub(crate) mod handler;
+pub(crate) mod inbound;
+pub(crate) mod outcome;
+pub(crate) mod request;
+pub(crate) mod running;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -15,11 +21,11 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent
 use serde_json::Value;
 use tokio::sync::oneshot;
 
+use crate::dispatch::handler::reply_line;
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::handler::reply_line;
-use crate::shared::Shared;
-use crate::stdin_queue::push_control_detached;
+use crate::session::shared::Shared;
+use crate::transport::stdin_queue::push_control_detached;
 
 pub(crate) type ReplyTx = oneshot::Sender<Result<Value, ControlError>>;
 
