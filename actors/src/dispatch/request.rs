@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
-use crate::dispatch::DispatchMsg;
+use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::outcome::ControlStatus;
 use crate::error::ControlError;
 use crate::session::shared::Shared;

@@ -21,16 +21,16 @@ use tracing::Instrument;
 
 use crate::session::backpressure::{Admit, Batcher, FrameSender};
 
-use crate::dispatch::DispatchMsg;
 use crate::dispatch::handler::{HandlerActor, HandlerArgs, InboundHandler, reply_line};
 use crate::dispatch::inbound::{InboundRequest, RawRequest};
+use crate::dispatch::msg::DispatchMsg;
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
 use crate::session::config::WireDirection;
 use crate::session::shared::Shared;
 use crate::session::stream::Frame;
-use crate::supervisor::SupervisorMsg;
+use crate::supervisor::msg::SupervisorMsg;
 use crate::transport::stdin_queue::push_control_detached;
 
 /// How much of a skipped line a diagnostic carries.

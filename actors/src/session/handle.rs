@@ -13,8 +13,8 @@ use crate::error::{ControlError, SessionError};
 use crate::events::{SessionEvent, SessionStats};
 use crate::reader::envelope::{self, Envelope};
 use crate::session::shared::Shared;
-use crate::supervisor::SupervisorMsg;
 use crate::supervisor::children::Children;
+use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::{
     Escalation, ShutdownCause, ShutdownReport, ShutdownTimings,
 };

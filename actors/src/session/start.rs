@@ -16,8 +16,9 @@ use crate::session::handle::{Handle, Session};
 use crate::session::shared::Shared;
 use crate::session::stream::FrameStream;
 use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
+use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::{ShutdownCause, ShutdownReport};
-use crate::supervisor::{SessionSupervisor, SupervisorArgs, SupervisorMsg};
+use crate::supervisor::{SessionSupervisor, SupervisorArgs};
 use crate::transport::stdin_queue;
 
 /// Shuts the tree down if `Session::start` is dropped half-way.

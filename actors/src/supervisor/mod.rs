@@ -13,6 +13,7 @@
 //! fault routed into the same ordered shutdown, never a silent stop.
 
 pub(crate) mod children;
+pub(crate) mod msg;
 pub(crate) mod shutdown;
 pub(crate) mod watchdog;
 
@@ -26,11 +27,11 @@ use tracing::Instrument;
 
 use crate::channel::Connection;
 use crate::dispatch::handler::InboundHandler;
-use crate::process::ExitInfo;
 use crate::session::backpressure::FrameSender;
 use crate::session::config::Watchdog;
 use crate::session::shared::Shared;
 use crate::supervisor::children::{Children, spawn_children};
+use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason, Urge,
 };
@@ -41,21 +42,6 @@ use crate::transport::EndedWatch;
 /// it "closed stdout but kept running" (only classifies the cause: the
 /// shutdown itself then runs with the configured grace).
 const EOF_SETTLE: Duration = Duration::from_millis(250);
-
-pub(crate) enum SupervisorMsg {
-    Shutdown(ShutdownCause),
-    /// Cut the ladder's current wait short (starting the shutdown with
-    /// `Requested` if it has not begun).
-    Hurry,
-    /// Shut down with this cause and SIGKILL at once, skipping the graces.
-    Kill(ShutdownCause),
-    FarEndEnded(Option<ExitInfo>),
-    StdoutEof,
-    EofSettled,
-    ReadFailed(String),
-    /// Sent by the stop task once the report is published.
-    Stopped,
-}
 
 pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,

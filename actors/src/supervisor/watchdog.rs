@@ -7,12 +7,12 @@ use std::time::Duration;
 use ractor::ActorRef;
 use serde_json::json;
 
-use crate::dispatch::DispatchMsg;
+use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::request::control_request;
 use crate::events::Diagnostic;
 use crate::session::config::{Watchdog, WatchdogAction};
 use crate::session::shared::Shared;
-use crate::supervisor::SupervisorMsg;
+use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::ShutdownCause;
 
 /// Fires at most once per silent stretch (a new frame re-arms it).
