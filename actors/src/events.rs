@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::process::ExitInfo;
-use crate::shutdown::{Escalation, ShutdownCause};
+use crate::supervisor::shutdown::ladder::{Escalation, ShutdownCause};
 
 /// Capacity of each session's event broadcast channel (kept small: every
 /// slot is preallocated and idle sessions should stay cheap).

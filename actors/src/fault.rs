@@ -8,7 +8,7 @@
 
 use ractor::ActorCell;
 
-use crate::session::Session;
+use crate::session::handle::Session;
 
 /// Kills a session's actors; from [`Session::fault`].
 #[derive(Debug, Clone)]

@@ -29,41 +29,23 @@
 //! ```
 
 pub mod channel;
-pub mod framing;
 pub mod process;
 pub mod stderr;
 
-mod backpressure;
-mod children;
-mod config;
 mod dispatch;
-mod envelope;
 mod error;
 mod events;
 mod fault;
-mod handler;
-mod inbound;
-mod outcome;
 mod reader;
-mod registry;
-mod request;
-mod running;
 mod session;
-mod shared;
-mod shutdown;
-mod start;
-mod stdin_queue;
-mod stop;
-mod stream;
 mod supervisor;
 mod transport;
-mod watchdog;
 
-pub use backpressure::DEFAULT_MAX_BUFFERED_BYTES;
-pub use config::{
-    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
-    WatchdogAction, WireDirection, WireTap,
-};
+pub use reader::framing;
+
+pub use dispatch::handler::{InboundHandler, RejectAll};
+pub use dispatch::inbound::{InboundRequest, RawRequest};
+pub use dispatch::outcome::ControlStatus;
 #[doc(hidden)]
 pub use error::panic_message;
 pub use error::{ControlError, HandlerError, SessionError, StartError};
@@ -71,14 +53,16 @@ pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
 pub use fault::FaultInjector;
-pub use handler::{InboundHandler, RejectAll};
-pub use inbound::{InboundRequest, RawRequest};
-pub use outcome::ControlStatus;
-pub use registry::{SessionInfo, live_sessions};
-pub use session::Session;
-pub use shutdown::{
+pub use session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
+pub use session::config::{
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
+    WatchdogAction, WireDirection, WireTap,
+};
+pub use session::handle::Session;
+pub use session::live_sessions::{SessionInfo, live_sessions};
+pub use session::stream::{Frame, FrameStream};
+pub use supervisor::shutdown::ladder::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason,
 };
-pub use stdin_queue::DEFAULT_MAX_STDIN_BYTES;
-pub use stream::{Frame, FrameStream};
 pub use tokio_util::sync::CancellationToken;
+pub use transport::stdin_queue::DEFAULT_MAX_STDIN_BYTES;

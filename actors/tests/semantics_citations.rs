@@ -88,5 +88,7 @@ fn the_citation_reader_finds_multi_line_lists_and_rejects_missing_tests() {
     assert!(resolve("escalation::no_such_test").is_err());
     assert!(resolve("no_such_file").is_err());
     assert!(resolve("shutdown::tests::no_such_test").is_err());
-    assert!(resolve("shutdown::tests::escalation_names_what_ended_the_cli").is_ok());
+    assert!(
+        resolve("supervisor::shutdown::ladder::tests::escalation_names_what_ended_the_cli").is_ok()
+    );
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::cli::{ENV_PID_FILE, ENV_RECORD, ENV_SCRIPT};
 use crate::error::TestkitError;
 use crate::locate::fake_cli_path;
-use crate::script::Script;
+use crate::script_builder::Script;
 
 /// Distinguishes several installs into the same directory.
 static INSTALLS: AtomicU64 = AtomicU64::new(0);

@@ -6,7 +6,7 @@ mod install;
 mod locate;
 pub mod model;
 mod procs;
-mod script;
+mod script_builder;
 
 pub use cli::{
     ENV_PID_FILE, ENV_RECORD, ENV_SCRIPT, ENV_SCRIPT_JSON, EXIT_BAD_SCRIPT, EXIT_IO, EXIT_TIMEOUT,
@@ -19,4 +19,4 @@ pub use procs::{
     ProcState, child_pids, group_members, process_alive, process_group, process_state,
     wait_until_exited, wait_until_gone,
 };
-pub use script::{OnEnd, Script, Stream};
+pub use script_builder::{OnEnd, Script, Stream};

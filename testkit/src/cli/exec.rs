@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use super::input::{Input, Wait};
 use super::output;
-use super::script::{OnEnd, Script, Step, StreamName};
+use super::steps::{OnEnd, Script, Step, StreamName};
 use super::{EXIT_IO, EXIT_TIMEOUT, base64, frames, rtt, sys};
 
 /// Runs `script` to its end; returns the exit status (steps such as `exit`,

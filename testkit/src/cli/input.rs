@@ -8,7 +8,7 @@ use std::fs::File;
 use std::io::Write;
 use std::time::Instant;
 
-use super::script::AutoRule;
+use super::steps::AutoRule;
 use super::{frames, output, sys};
 
 /// What a wait on stdin ended with.

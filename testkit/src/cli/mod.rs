@@ -7,7 +7,7 @@ mod frames;
 mod input;
 mod output;
 mod rtt;
-mod script;
+mod steps;
 mod sys;
 
 use std::ffi::OsString;
@@ -67,20 +67,20 @@ pub fn run_fake_cli() -> i32 {
 /// Parses a script as the fake CLI would; returns the number of steps.
 #[cfg(test)]
 pub(crate) fn parse_script(text: &str) -> Result<usize, String> {
-    script::parse(text).map(|s| s.steps.len())
+    steps::parse(text).map(|s| s.steps.len())
 }
 
 /// Reads the script from the environment, or the default script.
-fn load_script() -> Result<script::Script, String> {
+fn load_script() -> Result<steps::Script, String> {
     if let Some(path) = std::env::var_os(ENV_SCRIPT) {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("reading {}: {e}", Path::new(&path).display()))?;
-        return script::parse(&text);
+        return steps::parse(&text);
     }
     match std::env::var(ENV_SCRIPT_JSON) {
-        Ok(text) => script::parse(&text),
+        Ok(text) => steps::parse(&text),
         Err(std::env::VarError::NotUnicode(_)) => Err(format!("{ENV_SCRIPT_JSON} is not UTF-8")),
-        Err(std::env::VarError::NotPresent) => Ok(script::default_script()),
+        Err(std::env::VarError::NotPresent) => Ok(steps::default_script()),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The Messages API wire shapes: server-sent events and the equivalent
 //! non-streaming JSON message.
 
-use super::script::Block;
+use super::replies::Block;
 use bytes::Bytes;
 use serde_json::{Value, json};
 

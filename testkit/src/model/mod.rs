@@ -2,10 +2,10 @@
 
 mod events;
 mod record;
+mod replies;
 mod respond;
-mod script;
 mod server;
 
 pub use record::{RecordedRequest, ToolResult};
-pub use script::{Block, ModelScript, Reply};
+pub use replies::{Block, ModelScript, Reply};
 pub use server::ModelServer;

@@ -3,7 +3,7 @@
 
 use super::events::{self, DELTA, Event, MessageMeta};
 use super::record::RecordedRequest;
-use super::script::{Block, ModelScript, Reply};
+use super::replies::{Block, ModelScript, Reply};
 use bytes::Bytes;
 use futures::StreamExt;
 use http_body_util::combinators::UnsyncBoxBody;

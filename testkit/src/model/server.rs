@@ -2,8 +2,8 @@
 //! drop.
 
 use super::record::RecordedRequest;
+use super::replies::ModelScript;
 use super::respond::{Shared, handle};
-use super::script::ModelScript;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;

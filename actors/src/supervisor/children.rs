@@ -5,10 +5,13 @@ use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::{oneshot, watch};
 
 use crate::channel::Connection;
-use crate::dispatch::{ControlDispatch, DispatchArgs, DispatchMsg};
+use crate::dispatch::msg::DispatchMsg;
+use crate::dispatch::{ControlDispatch, DispatchArgs};
 use crate::reader::{ReaderActor, ReaderArgs, ReaderMsg};
-use crate::supervisor::{SupervisorArgs, SupervisorMsg};
-use crate::transport::{TransportActor, TransportArgs, TransportMsg};
+use crate::supervisor::SupervisorArgs;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::transport::msg::TransportMsg;
+use crate::transport::{TransportActor, TransportArgs};
 
 /// The supervisor's children, in start order.
 #[derive(Clone)]

@@ -17,19 +17,20 @@ use std::time::{Duration, Instant};
 
 use ractor::ActorRef;
 
-use crate::backpressure::FrameSender;
-use crate::children::Children;
-use crate::dispatch::DispatchMsg;
+use crate::dispatch::msg::DispatchMsg;
 use crate::error::{ControlError, SessionError};
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
-use crate::shared::Shared;
-use crate::shutdown::{
+use crate::session::backpressure::FrameSender;
+use crate::session::shared::Shared;
+use crate::supervisor::children::Children;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::shutdown::ladder::{
     Escalation, EscalationStep, Escalator, ShutdownCause, ShutdownReport, ShutdownTimings,
     StepReason, Urge, run_ladder,
 };
-use crate::supervisor::SupervisorMsg;
-use crate::transport::{EndedWatch, TransportMsg};
+use crate::transport::EndedWatch;
+use crate::transport::msg::TransportMsg;
 
 /// Bound on waiting for stdout EOF / stderr end once the process group is
 /// dead (a descendant that left the group could hold the pipes open).

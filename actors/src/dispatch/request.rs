@@ -9,10 +9,10 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
-use crate::dispatch::DispatchMsg;
+use crate::dispatch::msg::DispatchMsg;
+use crate::dispatch::outcome::ControlStatus;
 use crate::error::ControlError;
-use crate::outcome::ControlStatus;
-use crate::shared::Shared;
+use crate::session::shared::Shared;
 
 /// Forgets a pending request if its caller stops waiting.
 struct ForgetGuard<'a> {

@@ -12,6 +12,9 @@
 //! Both are aborted when the actor's state is dropped (stop, kill or panic),
 //! which drops the `ChannelControl`; a `ChildProcess` kills its group on drop.
 
+pub(crate) mod msg;
+pub(crate) mod stdin_queue;
+
 use std::sync::Arc;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
@@ -24,9 +27,9 @@ use tracing::Instrument;
 use crate::channel::ChannelControl;
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
-use crate::shared::Shared;
-use crate::stdin_queue;
-use crate::supervisor::SupervisorMsg;
+use crate::session::shared::Shared;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::transport::msg::TransportMsg;
 
 /// The far end has ended; `exit` is its status when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,17 +40,6 @@ pub(crate) struct Ended {
 /// `None` until the far end ended. A closed channel means the lifecycle
 /// task is gone (its `ChannelControl` was dropped, which kills the process).
 pub(crate) type EndedWatch = watch::Receiver<Option<Ended>>;
-
-pub(crate) enum TransportMsg {
-    /// Send EOF after the lines already queued.
-    CloseStdin,
-    /// Polite stop (SIGTERM to the group, or close).
-    Terminate,
-    /// Forceful stop (SIGKILL to the group, or abort).
-    Kill,
-    /// After the far end ended: kill leftovers of the group.
-    Cleanup(RpcReplyPort<Result<bool, String>>),
-}
 
 enum LifeCmd {
     Terminate,

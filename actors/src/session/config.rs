@@ -7,14 +7,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 
-use crate::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 use crate::channel::{SubprocessTransport, Transport};
+use crate::dispatch::handler::{InboundHandler, RejectAll};
 use crate::events::{EVENT_CAPACITY, SessionEvent};
-use crate::framing::DEFAULT_MAX_LINE_BYTES;
-use crate::handler::{InboundHandler, RejectAll};
 use crate::process::ProcessSpec;
+use crate::reader::framing::DEFAULT_MAX_LINE_BYTES;
+use crate::session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 use crate::stderr::DEFAULT_STDERR_LINES;
-use crate::stdin_queue::DEFAULT_MAX_STDIN_BYTES;
+use crate::transport::stdin_queue::DEFAULT_MAX_STDIN_BYTES;
 
 /// Default timeout of `initialize` and of other control requests.
 pub const DEFAULT_CONTROL_TIMEOUT: Duration = Duration::from_secs(60);

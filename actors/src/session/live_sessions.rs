@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
-use crate::shared::Shared;
+use crate::session::shared::Shared;
 
 /// One live session.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -8,8 +8,8 @@ use bytes::Bytes;
 use futures::Stream;
 use tokio::sync::mpsc;
 
-use crate::backpressure::{Budget, Item};
 use crate::error::SessionError;
+use crate::session::backpressure::{Budget, Item};
 
 /// One stdout line for the consumer: its envelope `type` and its raw bytes
 /// (without the newline). The line has been checked to be a JSON object

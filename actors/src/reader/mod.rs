@@ -5,6 +5,9 @@
 //! control traffic is cast to `ControlDispatch`. The reader never writes to
 //! stdin itself.
 
+pub(crate) mod envelope;
+pub mod framing;
+
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,19 +19,19 @@ use tokio::io::AsyncRead;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
-use crate::backpressure::{Admit, Batcher, FrameSender};
+use crate::session::backpressure::{Admit, Batcher, FrameSender};
 
-use crate::config::WireDirection;
-use crate::dispatch::DispatchMsg;
-use crate::envelope::{self, Envelope, OversizedKind, Unroutable};
+use crate::dispatch::handler::{HandlerActor, HandlerArgs, InboundHandler, reply_line};
+use crate::dispatch::inbound::{InboundRequest, RawRequest};
+use crate::dispatch::msg::DispatchMsg;
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
-use crate::framing::{Line, LineReader};
-use crate::handler::{HandlerActor, HandlerArgs, InboundHandler, reply_line};
-use crate::inbound::{InboundRequest, RawRequest};
-use crate::shared::Shared;
-use crate::stdin_queue::push_control_detached;
-use crate::stream::Frame;
-use crate::supervisor::SupervisorMsg;
+use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
+use crate::reader::framing::{Line, LineReader};
+use crate::session::config::WireDirection;
+use crate::session::shared::Shared;
+use crate::session::stream::Frame;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::transport::stdin_queue::push_control_detached;
 
 /// How much of a skipped line a diagnostic carries.
 const DIAG_PREFIX: usize = 200;

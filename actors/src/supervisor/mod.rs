@@ -7,10 +7,15 @@
 //! Dispatch starts before the reader because the reader routes into it.
 //!
 //! Every cause (request, dropped handle, CLI exit, stdout EOF, a failed
-//! child, the watchdog) ends in `begin`, which runs `stop::run` once on a
+//! child, the watchdog) ends in `begin`, which runs `sequence::run` once on a
 //! task; that task stops the children in reverse order and then this actor.
 //! `handle_supervisor_evt` is overridden: a child ending early is a fatal
 //! fault routed into the same ordered shutdown, never a silent stop.
+
+pub(crate) mod children;
+pub(crate) mod msg;
+pub(crate) mod shutdown;
+pub(crate) mod watchdog;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -20,39 +25,23 @@ use tokio::sync::{oneshot, watch};
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
-use crate::backpressure::FrameSender;
 use crate::channel::Connection;
-use crate::children::{Children, spawn_children};
-use crate::config::Watchdog;
-use crate::handler::InboundHandler;
-use crate::process::ExitInfo;
-use crate::shared::Shared;
-use crate::shutdown::{
+use crate::dispatch::handler::InboundHandler;
+use crate::session::backpressure::FrameSender;
+use crate::session::config::Watchdog;
+use crate::session::shared::Shared;
+use crate::supervisor::children::{Children, spawn_children};
+use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::shutdown::ladder::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason, Urge,
 };
-use crate::stop::{self, StopContext};
+use crate::supervisor::shutdown::sequence::{self, StopContext};
 use crate::transport::EndedWatch;
-use crate::watchdog;
 
 /// How long after stdout EOF we wait for the process to exit before calling
 /// it "closed stdout but kept running" (only classifies the cause: the
 /// shutdown itself then runs with the configured grace).
 const EOF_SETTLE: Duration = Duration::from_millis(250);
-
-pub(crate) enum SupervisorMsg {
-    Shutdown(ShutdownCause),
-    /// Cut the ladder's current wait short (starting the shutdown with
-    /// `Requested` if it has not begun).
-    Hurry,
-    /// Shut down with this cause and SIGKILL at once, skipping the graces.
-    Kill(ShutdownCause),
-    FarEndEnded(Option<ExitInfo>),
-    StdoutEof,
-    EofSettled,
-    ReadFailed(String),
-    /// Sent by the stop task once the report is published.
-    Stopped,
-}
 
 pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,
@@ -145,7 +134,7 @@ impl SupervisorState {
         };
         let span = self.shared.span.clone();
         self.stop_task = Some(AbortOnDropHandle::new(tokio::spawn(
-            stop::run(ctx).instrument(span),
+            sequence::run(ctx).instrument(span),
         )));
     }
 }

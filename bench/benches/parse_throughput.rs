@@ -1,7 +1,7 @@
 //! Parse throughput: our typed one-pass `parse_line` against a bare
 //! `serde_json::from_slice::<Value>` over the same bytes.
 //!
-//! Run: `cargo bench --bench parse_throughput`. Builds ~64 MB of
+//! Run: `cargo bench -p claude-agent-bench --bench parse_throughput`. Builds ~64 MB of
 //! fixture-shaped lines (every line of the real CLI transcripts, weighted
 //! like a session: many assistant / stream_event / user lines, fewer
 //! init / result / control lines), then an assistant-only set (~470 B lines).
@@ -97,7 +97,7 @@ fn report(name: &str, corpus: &Corpus) {
 }
 
 fn main() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/claude-code-2.1.332");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../testdata/claude-code-2.1.332");
     assert!(dir.is_dir(), "fixtures missing at {}", dir.display());
     let mut weighted = Vec::new();
     let mut assistant = Vec::new();

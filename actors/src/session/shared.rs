@@ -2,7 +2,7 @@
 //!
 //! Only atomics, latches and channels live here: nothing is locked across
 //! an `.await`, and holding a `Shared` never keeps the actors alive (the
-//! last `Session` handle does that, see `session.rs`).
+//! last `Session` handle does that, see `handle.rs`).
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -14,16 +14,16 @@ use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::Span;
 
-use crate::backpressure::Budget;
-use crate::config::{WireDirection, WireTap};
+use crate::dispatch::running::Running;
 use crate::events::{
     Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats,
 };
-use crate::registry;
-use crate::running::Running;
-use crate::shutdown::ShutdownReport;
+use crate::session::backpressure::Budget;
+use crate::session::config::{WireDirection, WireTap};
+use crate::session::live_sessions;
 use crate::stderr::StderrRing;
-use crate::stdin_queue::StdinTx;
+use crate::supervisor::shutdown::ladder::ShutdownReport;
+use crate::transport::stdin_queue::StdinTx;
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
@@ -133,7 +133,7 @@ impl Shared {
                 .build_hasher()
                 .finish(),
         });
-        registry::register(&shared);
+        live_sessions::register(&shared);
         shared
     }
 
@@ -228,7 +228,7 @@ impl Shared {
                 false
             }
         });
-        registry::unregister(self.id);
+        live_sessions::unregister(self.id);
     }
 
     pub(crate) fn report(&self) -> Option<ShutdownReport> {
@@ -245,6 +245,6 @@ impl Shared {
 
 impl Drop for Shared {
     fn drop(&mut self) {
-        registry::unregister(self.id);
+        live_sessions::unregister(self.id);
     }
 }

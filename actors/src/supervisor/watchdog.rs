@@ -7,13 +7,13 @@ use std::time::Duration;
 use ractor::ActorRef;
 use serde_json::json;
 
-use crate::config::{Watchdog, WatchdogAction};
-use crate::dispatch::DispatchMsg;
+use crate::dispatch::msg::DispatchMsg;
+use crate::dispatch::request::control_request;
 use crate::events::Diagnostic;
-use crate::request::control_request;
-use crate::shared::Shared;
-use crate::shutdown::ShutdownCause;
-use crate::supervisor::SupervisorMsg;
+use crate::session::config::{Watchdog, WatchdogAction};
+use crate::session::shared::Shared;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::shutdown::ladder::ShutdownCause;
 
 /// Fires at most once per silent stretch (a new frame re-arms it).
 pub(crate) async fn run(

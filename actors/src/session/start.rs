@@ -7,18 +7,19 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
-use crate::backpressure;
-use crate::config::SessionConfig;
+use crate::dispatch::request::control_request;
 use crate::error::{ControlError, StartError};
 use crate::events::LifecycleEvent;
-use crate::request::control_request;
-use crate::session::{Handle, Session};
-use crate::shared::Shared;
-use crate::shutdown::{ShutdownCause, ShutdownReport};
+use crate::session::backpressure;
+use crate::session::config::SessionConfig;
+use crate::session::handle::{Handle, Session};
+use crate::session::shared::Shared;
+use crate::session::stream::FrameStream;
 use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
-use crate::stdin_queue;
-use crate::stream::FrameStream;
-use crate::supervisor::{SessionSupervisor, SupervisorArgs, SupervisorMsg};
+use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::shutdown::ladder::{ShutdownCause, ShutdownReport};
+use crate::supervisor::{SessionSupervisor, SupervisorArgs};
+use crate::transport::stdin_queue;
 
 /// Shuts the tree down if `Session::start` is dropped half-way.
 struct StartGuard(Option<ActorRef<SupervisorMsg>>);

@@ -3,9 +3,9 @@
 //! refusal) from `peek` as from `peek_serde`.
 
 use super::{Scan, scan, string_stop};
-use crate::envelope::{Envelope, Unroutable, peek, peek_serde};
+use crate::reader::envelope::{Envelope, Unroutable, peek, peek_serde};
 
-const SESSION: &str = include_str!("../../../testdata/sample-session.ndjson");
+const SESSION: &str = include_str!("../../../../testdata/sample-session.ndjson");
 
 const ASSISTANT: &str = r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hi \"there\" \u00e9\n"}],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":-3.5e+2}},"parent_tool_use_id":null,"session_id":"s-1","uuid":"u"}"#;
 const INIT: &str =

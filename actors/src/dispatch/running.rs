@@ -9,8 +9,8 @@ use std::sync::Mutex;
 use ractor::{ActorId, ActorRef};
 use tokio_util::sync::CancellationToken;
 
+use crate::dispatch::handler::HandlerMsg;
 use crate::events::Counters;
-use crate::handler::HandlerMsg;
 
 /// One request being answered; `generation` tells apart two requests that
 /// reused an id one after the other.

@@ -8,15 +8,17 @@ use ractor::ActorRef;
 use serde_json::Value;
 use tokio::sync::{broadcast, oneshot};
 
-use crate::children::Children;
-use crate::envelope::{self, Envelope};
+use crate::dispatch::request::control_request;
 use crate::error::{ControlError, SessionError};
 use crate::events::{SessionEvent, SessionStats};
-use crate::request::control_request;
-use crate::shared::Shared;
-use crate::shutdown::{Escalation, ShutdownCause, ShutdownReport, ShutdownTimings};
-use crate::stdin_queue::{Closed, Lane};
-use crate::supervisor::SupervisorMsg;
+use crate::reader::envelope::{self, Envelope};
+use crate::session::shared::Shared;
+use crate::supervisor::children::Children;
+use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::shutdown::ladder::{
+    Escalation, ShutdownCause, ShutdownReport, ShutdownTimings,
+};
+use crate::transport::stdin_queue::{Closed, Lane};
 
 static NULL: Value = Value::Null;
 

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use tokio::sync::{Semaphore, mpsc};
 
 use crate::error::SessionError;
-use crate::stream::{Frame, FrameStream};
+use crate::session::stream::{Frame, FrameStream};
 
 /// Default cap of the consumer's queue: 16 MiB.
 pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;

@@ -19,13 +19,13 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+use crate::dispatch::inbound::InboundRequest;
+use crate::dispatch::outcome::ControlStatus;
 use crate::error::HandlerError;
 use crate::error::panic_message;
 use crate::events::Diagnostic;
-use crate::inbound::InboundRequest;
-use crate::outcome::ControlStatus;
-use crate::shared::Shared;
-use crate::stdin_queue::Lane;
+use crate::session::shared::Shared;
+use crate::transport::stdin_queue::Lane;
 
 /// Answers the CLI's control requests. Each call runs in its own Handler
 /// actor, concurrently with the others; `cancel` fires when the CLI sends

@@ -11,7 +11,7 @@
 //!
 //! Who writes: whoever queued a line tries to write what is queued at once,
 //! without waiting (a pipe with room takes it in one call); only what does
-//! not fit now is left to the writer task (`transport.rs`), which waits for
+//! not fit now is left to the writer task (`transport/mod.rs`), which waits for
 //! the pipe. So an answer usually costs no extra task hop.
 
 use std::pin::Pin;
@@ -23,9 +23,9 @@ use bytes::Bytes;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError, mpsc, oneshot};
 
-use crate::config::WireDirection;
 use crate::events::{Counters, LifecycleEvent};
-use crate::shared::Shared;
+use crate::session::config::WireDirection;
+use crate::session::shared::Shared;
 
 /// Default cap of each lane, in bytes.
 pub const DEFAULT_MAX_STDIN_BYTES: usize = 1024 * 1024;
@@ -421,7 +421,7 @@ mod tests {
         Shared::new(
             None,
             None,
-            crate::backpressure::channel(1024).2,
+            crate::session::backpressure::channel(1024).2,
             channel(max),
             StderrRing::new(4, 64),
             false,

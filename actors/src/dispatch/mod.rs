@@ -1,51 +1,31 @@
 //! `ControlDispatch`: pairs our control requests with their replies by
 //! request id, and supervises the `Handler` actors that answer the CLI's.
 //!
-//! The reader admits each CLI request (`running.rs`) and spawns its handler
+//! The reader admits each CLI request (`dispatch/running.rs`) and spawns its handler
 //! linked to this actor, so a request never waits for this mailbox; here we
 //! hear when a handler ends (a failed one still leaves the CLI an answer),
 //! and at shutdown cancel them all. Nothing in `handle` waits on the CLI or
 //! on user code.
 
+pub(crate) mod handler;
+pub(crate) mod inbound;
+pub(crate) mod msg;
+pub(crate) mod outcome;
+pub(crate) mod request;
+pub(crate) mod running;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort, SupervisionEvent};
-use serde_json::Value;
-use tokio::sync::oneshot;
+use ractor::{Actor, ActorProcessingErr, ActorRef, SupervisionEvent};
 
+use crate::dispatch::handler::reply_line;
+use crate::dispatch::msg::{DispatchMsg, ReplyTx};
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::handler::reply_line;
-use crate::shared::Shared;
-use crate::stdin_queue::push_control_detached;
-
-pub(crate) type ReplyTx = oneshot::Sender<Result<Value, ControlError>>;
-
-pub(crate) enum DispatchMsg {
-    /// Register a request of ours and write it.
-    Outbound {
-        id: String,
-        line: Bytes,
-        reply: ReplyTx,
-    },
-    /// The caller stopped waiting (timeout or dropped future).
-    Forget { id: String },
-    /// A `control_response` from the CLI.
-    Response {
-        id: String,
-        outcome: Result<Value, String>,
-    },
-    /// An oversized line was a control request: answer it with an error.
-    RejectOversized { id: String, len: u64 },
-    /// Shutdown: fail pending requests with `error`, cancel handlers.
-    /// Replies (requests failed, handlers cancelled).
-    FailAll {
-        error: ControlError,
-        reply: RpcReplyPort<(usize, usize)>,
-    },
-}
+use crate::session::shared::Shared;
+use crate::transport::stdin_queue::push_control_detached;
 
 pub(crate) struct DispatchArgs {
     pub(crate) shared: Arc<Shared>,

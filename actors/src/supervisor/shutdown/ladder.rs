@@ -2,7 +2,7 @@
 //!
 //! The ladder (docs/DESIGN.md, "Ordered shutdown", step 5) is written against the
 //! small [`Escalator`] seam so it is unit-tested without processes; the
-//! sequence that drives it lives in `stop.rs`.
+//! sequence that drives it lives in `sequence.rs`.
 
 use std::future::Future;
 use std::time::Duration;

@@ -1,0 +1,10 @@
+//! The user's side of a session: the handle, how a session starts, its
+//! configuration, the state every actor shares, and the bounded frame stream.
+
+pub(crate) mod backpressure;
+pub(crate) mod config;
+pub(crate) mod handle;
+pub(crate) mod live_sessions;
+pub(crate) mod shared;
+pub(crate) mod start;
+pub(crate) mod stream;
