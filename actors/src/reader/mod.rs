@@ -283,6 +283,10 @@ impl Actor for ReaderActor {
         let run = read_loop(args.stdout, args.max_line_bytes, lp, args.supervisor);
         let task = tokio::spawn(
             async move {
+                // However the loop ends (EOF, a panic, or the actor killed
+                // and this task aborted), nobody reads stdout after it: the
+                // shutdown must not wait for an EOF that no one will see.
+                let _latch = shared.stdout_done.clone().drop_guard();
                 // A panic in the loop (framing, a user's wire tap) must end
                 // the session through the ordered path, not stall it.
                 if AssertUnwindSafe(run).catch_unwind().await.is_err() {
