@@ -10,8 +10,7 @@ mod common;
 use std::time::Duration;
 
 use claude_agent_actors::{
-    ControlError, Escalation, LifecycleEvent, Session, SessionError, SessionEvent, ShutdownCause,
-    ShutdownReport, StepReason,
+    ControlError, Escalation, Session, SessionError, ShutdownCause, ShutdownReport, StepReason,
 };
 use claude_agent_testkit::Script;
 use common::*;
@@ -159,18 +158,7 @@ async fn kill_during_shutdown(child: Child, then_kill_cli: bool) -> ShutdownRepo
         .await
         .unwrap();
     let pid = session.pid().unwrap();
-    let mut events = session.subscribe_events();
-    let closing = tokio::spawn({
-        let s = session.clone();
-        async move { s.shutdown().await }
-    });
-    wait_event(&mut events, |e| {
-        matches!(
-            e,
-            SessionEvent::Lifecycle(LifecycleEvent::ShutdownStarted { .. })
-        )
-    })
-    .await;
+    let (closing, _events) = begin_shutdown(&session).await;
     kill(&session, child);
     if then_kill_cli {
         session.kill(ShutdownCause::Requested);
@@ -186,11 +174,10 @@ async fn kill_during_shutdown(child: Child, then_kill_cli: bool) -> ShutdownRepo
     report
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_reader_killed_during_shutdown_does_not_stop_the_sequence() {
-    let report = kill_during_shutdown(Child::Reader, true).await;
+/// The shutdown went on to the requested kill, and the report says so.
+fn assert_ended_by_the_requested_kill(report: &ShutdownReport) {
     assert_eq!(
-        steps(&report),
+        steps(report),
         [(Escalation::Kill, StepReason::KillRequested)]
     );
     assert_eq!(report.exit.unwrap().signal, Some(9));
@@ -198,14 +185,13 @@ async fn a_reader_killed_during_shutdown_does_not_stop_the_sequence() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_reader_killed_during_shutdown_does_not_stop_the_sequence() {
+    assert_ended_by_the_requested_kill(&kill_during_shutdown(Child::Reader, true).await);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dispatch_killed_during_shutdown_does_not_stop_the_sequence() {
-    let report = kill_during_shutdown(Child::Dispatch, true).await;
-    assert_eq!(
-        steps(&report),
-        [(Escalation::Kill, StepReason::KillRequested)]
-    );
-    assert_eq!(report.exit.unwrap().signal, Some(9));
-    assert_eq!(report.escalation, Escalation::Kill);
+    assert_ended_by_the_requested_kill(&kill_during_shutdown(Child::Dispatch, true).await);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

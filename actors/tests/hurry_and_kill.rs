@@ -50,18 +50,7 @@ async fn each_hurry_skips_the_current_grace() {
         .await
         .unwrap();
     let pid = session.pid().unwrap();
-    let mut events = session.subscribe_events();
-    let closing = tokio::spawn({
-        let s = session.clone();
-        async move { s.shutdown().await }
-    });
-    wait_event(&mut events, |e| {
-        matches!(
-            e,
-            SessionEvent::Lifecycle(LifecycleEvent::ShutdownStarted { .. })
-        )
-    })
-    .await;
+    let (closing, mut events) = begin_shutdown(&session).await;
     session.hurry();
     wait_event(&mut events, is_escalated(Escalation::Term)).await;
     session.hurry();

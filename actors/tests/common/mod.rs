@@ -195,3 +195,27 @@ pub async fn assert_tasks_back_to(baseline: usize) {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// Starts `session.shutdown()` on a task and returns once the shutdown has
+/// begun (its `ShutdownStarted` event), with the task and the events
+/// receiver (subscribed before the start, so nothing after it is missed).
+pub async fn begin_shutdown(
+    session: &Session,
+) -> (
+    tokio::task::JoinHandle<claude_agent_actors::ShutdownReport>,
+    broadcast::Receiver<SessionEvent>,
+) {
+    let mut events = session.subscribe_events();
+    let closing = tokio::spawn({
+        let s = session.clone();
+        async move { s.shutdown().await }
+    });
+    wait_event(&mut events, |e| {
+        matches!(
+            e,
+            SessionEvent::Lifecycle(claude_agent_actors::LifecycleEvent::ShutdownStarted { .. })
+        )
+    })
+    .await;
+    (closing, events)
+}
