@@ -54,7 +54,10 @@ pub(crate) struct Shared {
     pub(crate) log_payloads: bool,
     /// Sees every complete line read and written (recording, debugging).
     wire_tap: Option<Tap>,
-    events: broadcast::Sender<SessionEvent>,
+    /// Made on the first subscription (a broadcast channel allocates all
+    /// its slots up front; most sessions of a large host have no
+    /// subscriber). Events sent before then had no receiver to reach anyway.
+    events: OnceLock<broadcast::Sender<SessionEvent>>,
     closing: AtomicBool,
     /// User frames sent whose `result` has not been read yet.
     turns_open: AtomicU64,
@@ -123,7 +126,7 @@ impl Shared {
             stderr_done: CancellationToken::new(),
             log_payloads,
             wire_tap: wire_tap.map(Tap),
-            events: events.unwrap_or_else(|| broadcast::channel(EVENT_CAPACITY).0),
+            events: events.map(OnceLock::from).unwrap_or_default(),
             closing: AtomicBool::new(false),
             turns_open: AtomicU64::new(0),
             last_activity_ms: AtomicU64::new(0),
@@ -147,7 +150,9 @@ impl Shared {
                 tracing::debug!(parent: &self.span, event = ?l, "session lifecycle");
             }
         }
-        let _ = self.events.send(event);
+        if let Some(events) = self.events.get() {
+            let _ = events.send(event);
+        }
     }
 
     pub(crate) fn lifecycle(&self, e: LifecycleEvent) {
@@ -159,7 +164,9 @@ impl Shared {
     }
 
     pub(crate) fn subscribe(&self) -> broadcast::Receiver<SessionEvent> {
-        self.events.subscribe()
+        self.events
+            .get_or_init(|| broadcast::channel(EVENT_CAPACITY).0)
+            .subscribe()
     }
 
     pub(crate) fn stats(&self) -> SessionStats {

@@ -4,7 +4,7 @@
 //! frames (`send`, `send_raw`) in the user lane. Lines are always written
 //! control lane first, so a reply never waits behind queued user turns (it
 //! can still wait behind the one line being written: a line is never
-//! interleaved). Each lane is a semaphore of bytes in front of an mpsc: a
+//! interleaved). Each lane is a semaphore of bytes in front of a deque: a
 //! line holds its bytes (at most the whole lane, so a line larger than the
 //! cap is admitted once its lane is empty) until it has been written, so the
 //! bytes the host holds for a CLI that stopped reading stay under the caps.
@@ -14,14 +14,15 @@
 //! not fit now is left to the writer task (`transport/mod.rs`), which waits for
 //! the pipe. So an answer usually costs no extra task hop.
 
+use std::collections::VecDeque;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, PoisonError};
 use std::task::{Context, Poll, Waker};
 
 use bytes::Bytes;
 use tokio::io::{AsyncWrite, AsyncWriteExt};
-use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError, mpsc, oneshot};
+use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError, oneshot};
 
 use crate::events::{Counters, LifecycleEvent};
 use crate::session::config::WireDirection;
@@ -65,9 +66,58 @@ pub(crate) enum TryPushError {
     Closed,
 }
 
+/// One lane's lines, oldest first. A plain deque under a lock held for a
+/// push or a pop only: an mpsc channel allocates a block of 32 slots when
+/// it is made, which a host with thousands of idle sessions pays twice per
+/// session for nothing.
+#[derive(Default)]
+struct LaneQueue(std::sync::Mutex<LaneItems>);
+
+#[derive(Default)]
+struct LaneItems {
+    items: VecDeque<Item>,
+    /// No more lines are taken (those queued can still be taken out).
+    closed: bool,
+}
+
+impl LaneQueue {
+    fn items(&self) -> std::sync::MutexGuard<'_, LaneItems> {
+        // Nothing panics while the lock is held; a poisoned lock still
+        // holds a consistent deque.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn send(&self, item: Item) -> Result<(), Closed> {
+        let mut q = self.items();
+        if q.closed {
+            return Err(Closed);
+        }
+        q.items.push_back(item);
+        Ok(())
+    }
+
+    fn try_recv(&self) -> Option<Item> {
+        self.items().items.pop_front()
+    }
+
+    fn close(&self) {
+        self.items().closed = true;
+    }
+}
+
+impl std::fmt::Debug for LaneQueue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let q = self.items();
+        f.debug_struct("LaneQueue")
+            .field("lines", &q.items.len())
+            .field("closed", &q.closed)
+            .finish()
+    }
+}
+
 #[derive(Debug)]
 struct LaneTx {
-    tx: mpsc::UnboundedSender<Item>,
+    tx: Arc<LaneQueue>,
     space: Arc<Semaphore>,
     cap: u32,
 }
@@ -91,8 +141,8 @@ struct Io {
     broken: Option<(std::io::ErrorKind, String)>,
     /// A line written in part: it goes first.
     partial: Option<Item>,
-    control: mpsc::UnboundedReceiver<Item>,
-    user: mpsc::UnboundedReceiver<Item>,
+    control: Arc<LaneQueue>,
+    user: Arc<LaneQueue>,
 }
 
 /// How far a non-waiting write got.
@@ -108,8 +158,8 @@ impl Io {
     fn next(&mut self) -> Option<Item> {
         self.partial
             .take()
-            .or_else(|| self.control.try_recv().ok())
-            .or_else(|| self.user.try_recv().ok())
+            .or_else(|| self.control.try_recv())
+            .or_else(|| self.user.try_recv())
     }
 
     /// The line is written (or failed): tell its sender, release its bytes.
@@ -227,9 +277,16 @@ impl std::fmt::Debug for StdinTx {
 pub(crate) fn channel(max_bytes: usize) -> StdinTx {
     let cap = u32::try_from(max_bytes.max(1)).unwrap_or(u32::MAX);
     let lane = || {
-        let (tx, rx) = mpsc::unbounded_channel();
+        let tx = Arc::new(LaneQueue::default());
         let space = Arc::new(Semaphore::new(cap as usize));
-        (LaneTx { tx, space, cap }, rx)
+        (
+            LaneTx {
+                tx: tx.clone(),
+                space,
+                cap,
+            },
+            tx,
+        )
     };
     let (control, control_rx) = lane();
     let (user, user_rx) = lane();
@@ -276,7 +333,7 @@ impl StdinTx {
             done,
             _permit: permit,
         };
-        self.lane(lane).tx.send(item).map_err(|_| Closed)?;
+        self.lane(lane).tx.send(item)?;
         self.write_now(shared);
         Ok(())
     }
