@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-SDK_VERSION="${CLAUDE_AGENT_SDK_VERSION:-0.2.184}"
+SDK_VERSION="${CLAUDE_AGENT_SDK_VERSION:-0.2.189}"
 MATPLOTLIB_VERSION="3.11.2"
 PYTHON="${PYTHON:-python3}"
 VENV=.bench/venv

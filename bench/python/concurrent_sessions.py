@@ -34,9 +34,11 @@ async def one_job(cli: str) -> tuple:
 
 async def jobs(cli: str, n: int) -> dict:
     await one_job(cli)  # warm up outside the clock
+    cpu0 = time.process_time()
     t0 = time.perf_counter()
     results = await asyncio.gather(*(one_job(cli) for _ in range(n)))
     wall = (time.perf_counter() - t0) * 1000.0
+    cpu = (time.process_time() - cpu0) * 1000.0
     lat = summary([r[1] for r in results if r[1] is not None])
     return {
         "bench": "concurrent",
@@ -45,6 +47,8 @@ async def jobs(cli: str, n: int) -> dict:
         "sessions": n,
         "completed": sum(1 for r in results if r[0]),
         "wall_ms": wall,
+        "cpu_ms": cpu,
+        "cpu_ms_per_session": cpu / n,
         # Python's figure runs from query() to the result (spawn and
         # initialize included), unlike the Rust side's prompt -> result.
         "turn_p50_ms": lat["p50"],

@@ -4,7 +4,11 @@
 //! tools (percentiles, RSS from `/proc`, the open-files limit).
 
 pub mod ccsdk;
+pub mod ccsdk_concurrent;
+pub mod cpu;
+pub mod peer_figures;
 pub mod rtt;
+pub mod sdkrs;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -185,6 +189,11 @@ pub fn raise_nofile(want: u64) -> u64 {
         }
     }
     lim.rlim_cur
+}
+
+/// The value of a spawned task that returns a [`Result`].
+pub fn joined<T>(r: std::result::Result<Result<T>, tokio::task::JoinError>) -> Result<T> {
+    r.map_err(|e| BenchError::Session(format!("task: {e}")))?
 }
 
 /// A duration in milliseconds, fractional.

@@ -7,6 +7,11 @@
 //!   and idle: host RSS delta / 1,000 (this process only, not the CLIs);
 //! - drain: `Host::drain` of those 1,000, timed.
 //!
+//! The Rust peers `claude-agent-sdk-rs` 0.6.4 and `cc-sdk` 0.8.1 do the
+//! same through their own APIs (`bench/src/sdkrs.rs`,
+//! `bench/src/ccsdk_concurrent.rs`); host CPU per job counts this process
+//! and its helper processes (our keeper), never the CLIs.
+//!
 //! The Python SDK does the same with 1,000 `query()`s under
 //! `asyncio.gather`, then 1,000 connected `ClaudeSDKClient`s and a
 //! `disconnect()` of all of them (`bench/python/concurrent_sessions.py`; not `concurrent.py`, which would shadow the standard library's `concurrent` package). Each phase
@@ -23,16 +28,47 @@ use std::time::{Duration, Instant};
 use clap::{Parser, ValueEnum};
 use claude_agent::host::{DrainOptions, Host, HostConfig, RestartPolicy, SessionHandle};
 use claude_agent::{ClientBuilder, Options};
+use claude_agent_bench::cpu::HostCpu;
 use claude_agent_bench::{
     BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, raise_nofile, ratio,
     rss_kib, run_python,
 };
+use claude_agent_bench::{ccsdk_concurrent, sdkrs};
 use serde_json::{Value, json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Phase {
     Jobs,
     Idle,
+}
+
+/// Which SDK a phase process drives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Side {
+    /// This SDK (`Host`).
+    Rust,
+    /// `claude-agent-sdk-rs` 0.6.4.
+    Sdkrs,
+    /// `cc-sdk` 0.8.1.
+    Ccsdk,
+}
+
+impl Side {
+    fn arg(self) -> &'static str {
+        match self {
+            Self::Rust => "rust",
+            Self::Sdkrs => "sdkrs",
+            Self::Ccsdk => "ccsdk",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Rust => "rust",
+            Self::Sdkrs => "claude-agent-sdk-rs",
+            Self::Ccsdk => "cc-sdk",
+        }
+    }
 }
 
 #[derive(Parser, Debug)]
@@ -50,6 +86,12 @@ struct Args {
     /// Run one phase in this process and print its JSON (used internally).
     #[arg(long, value_enum)]
     phase: Option<Phase>,
+    /// The SDK the phase drives (used internally).
+    #[arg(long, value_enum, default_value = "rust")]
+    side: Side,
+    /// Skip the Rust peers.
+    #[arg(long)]
+    no_peers: bool,
     /// Python of the venv with claude-agent-sdk (default .bench/venv).
     #[arg(long)]
     python: Option<PathBuf>,
@@ -87,6 +129,7 @@ async fn jobs(fake: &Path, n: usize) -> Result<Value> {
         .await
         .map_err(session_err)?;
     h.outcome().await;
+    let cpu = HostCpu::start(fake);
     let t0 = Instant::now();
     let mut handles = Vec::with_capacity(n);
     for i in 0..n {
@@ -107,11 +150,13 @@ async fn jobs(fake: &Path, n: usize) -> Result<Value> {
         turn.extend(out.turn_latency.map(ms));
     }
     let wall = t0.elapsed();
+    let cpu_ms = cpu.elapsed_ms();
     host.drain(DrainOptions::new(Duration::from_secs(10))).await;
     let t = Summary::of(&turn);
     Ok(
         json!({"bench": "concurrent", "side": "rust", "phase": "jobs", "sessions": n,
-        "completed": ok, "wall_ms": ms(wall), "turn_p50_ms": t.p50, "turn_p99_ms": t.p99}),
+        "completed": ok, "wall_ms": ms(wall), "cpu_ms": cpu_ms,
+        "cpu_ms_per_session": cpu_ms / n as f64, "turn_p50_ms": t.p50, "turn_p99_ms": t.p99}),
     )
 }
 
@@ -153,13 +198,14 @@ async fn idle(fake: &Path, n: usize) -> Result<Value> {
 }
 
 /// Runs one phase in a fresh copy of this program; returns its JSON line.
-fn child_phase(phase: &str, n: usize) -> Result<Value> {
+fn child_phase(phase: &str, side: Side, n: usize) -> Result<Value> {
     let exe = std::env::current_exe().map_err(|source| BenchError::Io {
         what: "finding this program".into(),
         source,
     })?;
     let out = std::process::Command::new(exe)
         .args(["--phase", phase, "--sessions", &n.to_string()])
+        .args(["--side", side.arg()])
         .stderr(std::process::Stdio::inherit())
         .output()
         .map_err(|source| BenchError::Io {
@@ -198,9 +244,21 @@ fn run(args: Args) -> Result<()> {
             source,
         })?;
         let v = rt.block_on(async {
-            match phase {
-                Phase::Jobs => jobs(&fake, n).await,
-                Phase::Idle => idle(&fake, n).await,
+            match (args.side, phase) {
+                (Side::Rust, Phase::Jobs) => jobs(&fake, n).await,
+                (Side::Rust, Phase::Idle) => idle(&fake, n).await,
+                (Side::Sdkrs, Phase::Jobs) => {
+                    Ok(sdkrs::jobs(&fake, n).await?.row("claude-agent-sdk-rs", n))
+                }
+                (Side::Sdkrs, Phase::Idle) => {
+                    Ok(sdkrs::idle(&fake, n).await?.row("claude-agent-sdk-rs", n))
+                }
+                (Side::Ccsdk, Phase::Jobs) => {
+                    Ok(ccsdk_concurrent::jobs(&fake, n).await?.row("cc-sdk", n))
+                }
+                (Side::Ccsdk, Phase::Idle) => {
+                    Ok(ccsdk_concurrent::idle(&fake, n).await?.row("cc-sdk", n))
+                }
             }
         })?;
         emit(&v);
@@ -216,14 +274,27 @@ fn run(args: Args) -> Result<()> {
             })
             .unwrap_or(Value::Null)
     };
-    let mut rust_jobs = Vec::new();
+    let sides: &[Side] = if args.no_peers {
+        &[Side::Rust]
+    } else {
+        &[Side::Rust, Side::Sdkrs, Side::Ccsdk]
+    };
+    // Jobs repetitions interleave the sides, so a slow patch of the
+    // machine does not land on one side only.
+    let mut jobs_rows: Vec<Vec<Value>> = vec![Vec::new(); sides.len()];
     for _ in 0..reps {
-        rust_jobs.push(child_phase("jobs", n)?);
+        for (i, side) in sides.iter().enumerate() {
+            jobs_rows[i].push(child_phase("jobs", *side, n)?);
+        }
     }
-    let rust_jobs = best_of(rust_jobs);
-    emit(&rust_jobs);
-    let rust_idle = child_phase("idle", n)?;
-    emit(&rust_idle);
+    let mut rows = Vec::new();
+    for (i, side) in sides.iter().enumerate() {
+        let best = best_of(std::mem::take(&mut jobs_rows[i]));
+        emit(&best);
+        let idle = child_phase("idle", *side, n)?;
+        emit(&idle);
+        rows.push((side.label(), best, idle));
+    }
 
     let python = if args.no_python {
         None
@@ -254,69 +325,79 @@ fn run(args: Args) -> Result<()> {
             py_rows.push(r);
         }
     }
-    table(n, reps, &rust_jobs, &rust_idle, &py_rows);
+    table(n, reps, &rows, &py_rows);
     Ok(())
 }
 
-fn table(n: usize, reps: usize, jobs: &Value, idle: &Value, py_rows: &[Value]) {
+/// One side's best jobs row and its idle row.
+type SideRows = (&'static str, Value, Value);
+
+fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
     let f = |v: Option<&Value>, k: &str| v.and_then(|v| v[k].as_f64());
     let py_jobs = find(py_rows, &[("phase", json!("jobs"))]);
     let py_idle = find(py_rows, &[("phase", json!("idle"))]);
-    let show = |v: Option<f64>, unit: &str| v.map_or("-".to_owned(), |v| format!("{v:.1} {unit}"));
+    let show = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v:.1}"));
     eprintln!(
         "\n(b) {n} concurrent sessions on the fake CLI's default script (jobs: best of {reps})"
     );
-    eprintln!(
-        "{:<34} {:>14} {:>14} {:>12}",
-        "figure", "rust", "python", "rust/python"
-    );
-    let rows = [
+    let figures: [(&str, &str, &str); 5] = [
+        ("jobs: wall time, all done (ms)", "jobs", "wall_ms"),
+        ("jobs: host CPU per job (ms)", "jobs", "cpu_ms_per_session"),
+        ("idle: connect all (ms)", "idle", "connect_all_ms"),
         (
-            "jobs: wall time, all done",
-            f(Some(jobs), "wall_ms"),
-            f(py_jobs, "wall_ms"),
-            "ms",
+            "idle: host memory per session (KiB)",
+            "idle",
+            "kib_per_session",
         ),
-        (
-            "idle: host memory per session",
-            f(Some(idle), "kib_per_session"),
-            f(py_idle, "kib_per_session"),
-            "KiB",
-        ),
-        (
-            "idle: connect all",
-            f(Some(idle), "connect_all_ms"),
-            f(py_idle, "connect_all_ms"),
-            "ms",
-        ),
-        (
-            "drain / disconnect all",
-            f(Some(idle), "drain_ms"),
-            f(py_idle, "drain_ms"),
-            "ms",
-        ),
+        ("drain / disconnect all (ms)", "idle", "drain_ms"),
     ];
+    let mut header = format!("{:<38}", "figure");
+    for (label, _, _) in sides {
+        header.push_str(&format!(" {label:>20}"));
+    }
+    eprintln!("{header} {:>10}", "python");
+    let value = |side: &SideRows, phase: &str, key: &str| {
+        f(Some(if phase == "jobs" { &side.1 } else { &side.2 }), key)
+    };
     let mut ratios = serde_json::Map::new();
-    for (name, r, p, unit) in rows {
-        let q = ratio(r.unwrap_or(f64::NAN), p);
-        eprintln!(
-            "{:<34} {:>14} {:>14} {:>12.3}",
-            name,
-            show(r, unit),
-            show(p, unit),
-            q
-        );
-        ratios.insert(name.to_owned(), json!(q));
+    for (name, phase, key) in figures {
+        let mut line = format!("{name:<38}");
+        for side in sides {
+            line.push_str(&format!(" {:>20}", show(value(side, phase, key))));
+        }
+        let py = f(if phase == "jobs" { py_jobs } else { py_idle }, key);
+        eprintln!("{line} {:>10}", show(py));
+        let Some(ours) = sides.first().and_then(|s| value(s, phase, key)) else {
+            continue;
+        };
+        let mut r = serde_json::Map::new();
+        r.insert("python".to_owned(), json!(ratio(ours, py)));
+        for side in sides.iter().skip(1) {
+            r.insert(
+                side.0.to_owned(),
+                json!(ratio(ours, value(side, phase, key))),
+            );
+        }
+        ratios.insert(key.to_owned() + "/" + phase, json!(r));
+    }
+    eprintln!("rust / peer:");
+    for (k, r) in &ratios {
+        let parts: Vec<String> = r
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(peer, q)| format!("{peer} {:.3}", q.as_f64().unwrap_or(f64::NAN)))
+            .collect();
+        eprintln!("  {k:<32} {}", parts.join(", "));
     }
     // Not comparable, so not a ratio: the Rust figure is prompt -> result,
     // Python's query() -> result (spawn and initialize included).
-    eprintln!(
-        "jobs: turn latency (prompt -> result), rust only: p50 {} p99 {}",
-        show(f(Some(jobs), "turn_p50_ms"), "ms"),
-        show(f(Some(jobs), "turn_p99_ms"), "ms")
-    );
-    emit(
-        &json!({"bench": "concurrent", "side": "ratio", "sessions": n,
-        "rust_over_python": ratios}),
-    );
+    if let Some(ours) = sides.first() {
+        eprintln!(
+            "jobs: turn latency (prompt -> result), rust only: p50 {} ms p99 {} ms",
+            show(f(Some(&ours.1), "turn_p50_ms")),
+            show(f(Some(&ours.1), "turn_p99_ms"))
+        );
+    }
+    emit(&json!({"bench": "concurrent", "side": "ratio", "sessions": n, "rust_over_peer": ratios}));
 }

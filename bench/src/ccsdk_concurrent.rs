@@ -1,0 +1,129 @@
+//! The `cc-sdk` peer of the concurrent-sessions benchmark (b): the same fake
+//! CLI and its default script, each job a `ClaudeSDKClient` that connects,
+//! sends one prompt, reads to the result and disconnects (its one-shot
+//! `query()` runs `--print` mode on the CLI it finds on `PATH`, so it cannot
+//! be pointed at the fake).
+//!
+//! The fake runs its default script minus the `initialize` step, which
+//! `cc-sdk` does not send (see [`SCRIPT`]).
+//!
+//! `cc-sdk` runs `<cli> --version` before every connect and has no switch
+//! to turn that off; its figures include that extra process per session.
+
+use std::path::Path;
+use std::time::Instant;
+
+use cc_sdk::transport::SubprocessTransport;
+use cc_sdk::{ClaudeCodeOptions, ClaudeSDKClient, Message};
+use futures::StreamExt;
+
+use crate::cpu::HostCpu;
+use crate::peer_figures::{IdleFigure, JobsFigure};
+use crate::{BenchError, Result, joined, ms, rss_kib};
+
+fn failed(what: &str) -> impl Fn(cc_sdk::SdkError) -> BenchError + '_ {
+    move |e| BenchError::Session(format!("cc-sdk {what}: {e}"))
+}
+
+/// The fake's default script without its `initialize` step: with no
+/// callbacks configured, `cc-sdk` does not send `initialize` (the real CLI
+/// does not need one), so the fake must not wait for it.
+const SCRIPT: &str = r#"{"steps": [
+    {"op": "auto", "rules": [{"subtype": "interrupt", "reply": {"still_queued": []}}]},
+    {"op": "loop_turns", "text": "Hello from the fake CLI."}
+], "on_end": "wait_eof"}"#;
+
+async fn connected(fake: &Path) -> Result<ClaudeSDKClient> {
+    let mut options = ClaudeCodeOptions::builder().build();
+    options
+        .env
+        .insert("FAKE_CLAUDE_SCRIPT_JSON".to_owned(), SCRIPT.to_owned());
+    let transport = SubprocessTransport::with_cli_path(options.clone(), fake);
+    let mut client = ClaudeSDKClient::with_transport(options, Box::new(transport));
+    client.connect(None).await.map_err(failed("connect"))?;
+    Ok(client)
+}
+
+async fn one_job(fake: &Path) -> Result<bool> {
+    let mut client = connected(fake).await?;
+    client
+        .send_user_message("hi".to_owned())
+        .await
+        .map_err(failed("send"))?;
+    let mut ok = false;
+    {
+        let mut turn = client.receive_response().await;
+        while let Some(m) = turn.next().await {
+            if let Message::Result { is_error, .. } = m.map_err(failed("receive"))? {
+                ok = !is_error;
+                break;
+            }
+        }
+    }
+    client.disconnect().await.map_err(failed("disconnect"))?;
+    Ok(ok)
+}
+
+/// `n` one-turn jobs at once (a task each); wall time to the last result.
+pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
+    one_job(fake).await?; // warm up outside the clock
+    let cpu = HostCpu::start(fake);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n)
+        .map(|_| {
+            let fake = fake.to_path_buf();
+            tokio::spawn(async move { one_job(&fake).await })
+        })
+        .collect();
+    let mut completed = 0;
+    for t in tasks {
+        if joined(t.await)? {
+            completed += 1;
+        }
+    }
+    Ok(JobsFigure {
+        completed,
+        wall_ms: ms(t0.elapsed()),
+        cpu_ms: cpu.elapsed_ms(),
+    })
+}
+
+/// `n` clients connected at once (a task each), idle; RSS delta per
+/// session; then all disconnected at once.
+pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
+    connected(fake)
+        .await?
+        .disconnect()
+        .await
+        .map_err(failed("disconnect"))?;
+    let before = rss_kib().unwrap_or(0);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n)
+        .map(|_| {
+            let fake = fake.to_path_buf();
+            tokio::spawn(async move { connected(&fake).await })
+        })
+        .collect();
+    let mut clients = Vec::with_capacity(n);
+    for t in tasks {
+        clients.push(joined(t.await)?);
+    }
+    let connect_ms = ms(t0.elapsed());
+    let after = rss_kib().unwrap_or(0);
+    let t1 = Instant::now();
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|mut c| {
+            tokio::spawn(async move { c.disconnect().await.map_err(failed("disconnect")) })
+        })
+        .collect();
+    for t in tasks {
+        joined(t.await)?;
+    }
+    Ok(IdleFigure {
+        connect_ms,
+        rss_before_kib: before,
+        rss_after_kib: after,
+        drain_ms: ms(t1.elapsed()),
+    })
+}

@@ -1,0 +1,74 @@
+//! Host CPU over a phase of a benchmark: this process's threads plus every
+//! live child process that is not a CLI (for this SDK, the keeper), so a
+//! side cannot look cheaper by moving work into a helper process.
+
+use std::path::{Path, PathBuf};
+
+/// CPU time used so far by this process and its non-CLI children, in ms.
+pub fn host_cpu_ms(cli: &Path) -> f64 {
+    self_cpu_ms() + helper_children_cpu_ms(cli)
+}
+
+/// A running measurement of [`host_cpu_ms`].
+#[derive(Debug, Clone)]
+pub struct HostCpu {
+    cli: PathBuf,
+    start: f64,
+}
+
+impl HostCpu {
+    /// Starts measuring; `cli` is the CLI binary whose processes do not count.
+    pub fn start(cli: &Path) -> Self {
+        Self {
+            cli: cli.to_path_buf(),
+            start: host_cpu_ms(cli),
+        }
+    }
+
+    /// Host CPU since [`HostCpu::start`], in ms.
+    pub fn elapsed_ms(&self) -> f64 {
+        host_cpu_ms(&self.cli) - self.start
+    }
+}
+
+fn self_cpu_ms() -> f64 {
+    // SAFETY: getrusage only writes the struct we pass.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; RUSAGE_SELF covers every thread of this process.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
+        return f64::NAN;
+    }
+    let tv = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
+    tv(ru.ru_utime) + tv(ru.ru_stime)
+}
+
+fn helper_children_cpu_ms(cli: &Path) -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let me = std::process::id().to_string();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    let mut total = 0.0;
+    for entry in dir.flatten() {
+        let path = entry.path();
+        let Ok(stat) = std::fs::read_to_string(path.join("stat")) else {
+            continue;
+        };
+        // Fields after the `(comm)`, which may contain spaces.
+        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        // rest[0] = state (field 3), so field N is f[N - 3].
+        if f.get(1) != Some(&me.as_str()) {
+            continue;
+        }
+        if std::fs::read_link(path.join("exe")).is_ok_and(|exe| exe == cli) {
+            continue;
+        }
+        let get = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+        total += (get(14 - 3) + get(15 - 3)) / ticks * 1000.0;
+    }
+    total
+}

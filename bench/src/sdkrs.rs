@@ -1,0 +1,118 @@
+//! The `claude-agent-sdk-rs` peer of the concurrent-sessions benchmark (b):
+//! the same fake CLI and its default script, driven through that crate's
+//! `ClaudeClient` (one connect, one turn, one disconnect per job; idle
+//! sessions).
+//!
+//! Its per-session `--version` probe is turned off (`skip_version_check`),
+//! as the Python peer's is, so no side pays for an extra process.
+
+use std::path::Path;
+use std::time::Instant;
+
+use claude_agent_sdk_rs::{ClaudeAgentOptions, ClaudeClient, Message};
+use futures::StreamExt;
+
+use crate::cpu::HostCpu;
+use crate::peer_figures::{IdleFigure, JobsFigure};
+use crate::{BenchError, Result, joined, ms, rss_kib};
+
+fn options(fake: &Path) -> ClaudeAgentOptions {
+    ClaudeAgentOptions::builder()
+        .cli_path(fake)
+        .skip_version_check(true)
+        .build()
+}
+
+fn failed(what: &str) -> impl Fn(claude_agent_sdk_rs::ClaudeError) -> BenchError + '_ {
+    move |e| BenchError::Session(format!("claude-agent-sdk-rs {what}: {e}"))
+}
+
+/// One one-turn job: connect (spawn, initialize), prompt, every message to
+/// the result, disconnect. Its one-shot `query()` writes the prompt as plain
+/// text (`--print` input), which the fake, like this SDK, does not speak.
+async fn one_job(fake: &Path) -> Result<bool> {
+    let mut client = connected(fake).await?;
+    client.query("hi").await.map_err(failed("query"))?;
+    let mut ok = false;
+    {
+        let mut turn = client.receive_response();
+        while let Some(m) = turn.next().await {
+            if let Message::Result(r) = m.map_err(failed("receive"))? {
+                ok = !r.is_error;
+                break;
+            }
+        }
+    }
+    client.disconnect().await.map_err(failed("disconnect"))?;
+    Ok(ok)
+}
+
+/// `n` one-turn jobs at once (a task each); wall time to the last result.
+pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
+    one_job(fake).await?; // warm up outside the clock
+    let cpu = HostCpu::start(fake);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n)
+        .map(|_| {
+            let fake = fake.to_path_buf();
+            tokio::spawn(async move { one_job(&fake).await })
+        })
+        .collect();
+    let mut completed = 0;
+    for t in tasks {
+        if joined(t.await)? {
+            completed += 1;
+        }
+    }
+    Ok(JobsFigure {
+        completed,
+        wall_ms: ms(t0.elapsed()),
+        cpu_ms: cpu.elapsed_ms(),
+    })
+}
+
+async fn connected(fake: &Path) -> Result<ClaudeClient> {
+    let mut client = ClaudeClient::new(options(fake));
+    client.connect().await.map_err(failed("connect"))?;
+    Ok(client)
+}
+
+/// `n` clients connected at once (a task each), idle; RSS delta per
+/// session; then all disconnected at once.
+pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
+    connected(fake)
+        .await?
+        .disconnect()
+        .await
+        .map_err(failed("disconnect"))?;
+    let before = rss_kib().unwrap_or(0);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n)
+        .map(|_| {
+            let fake = fake.to_path_buf();
+            tokio::spawn(async move { connected(&fake).await })
+        })
+        .collect();
+    let mut clients = Vec::with_capacity(n);
+    for t in tasks {
+        clients.push(joined(t.await)?);
+    }
+    let connect_ms = ms(t0.elapsed());
+    let after = rss_kib().unwrap_or(0);
+    let t1 = Instant::now();
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|mut c| {
+            tokio::spawn(async move { c.disconnect().await.map_err(failed("disconnect")) })
+        })
+        .collect();
+    for t in tasks {
+        joined(t.await)?;
+    }
+    Ok(IdleFigure {
+        connect_ms,
+        rss_before_kib: before,
+        rss_after_kib: after,
+        drain_ms: ms(t1.elapsed()),
+    })
+}
