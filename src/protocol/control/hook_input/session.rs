@@ -3,7 +3,7 @@
 //! `SubagentStop`, `PreCompact`, `PostCompact`, `PreModelSwitch`,
 //! `PostModelSwitch`, `ConfigChange`, `InstructionsLoaded`.
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 string_enum! {
     /// Why a session started (`SessionStart.source`).
@@ -50,13 +50,13 @@ wire_struct! {
         /// The session's title.
         session_title: opt String = "session_title",
         /// Seconds since the last response (resumed sessions).
-        seconds_since_last_response: opt f64 = "seconds_since_last_response",
+        seconds_since_last_response: opt Number = "seconds_since_last_response",
         /// Tokens already in context.
         context_tokens: opt u64 = "context_tokens",
         /// Whether the prompt cache has probably expired.
         prompt_cache_likely_expired: opt bool = "prompt_cache_likely_expired",
         /// Estimated cost of rewriting the cache, in USD.
-        estimated_cache_write_usd: opt f64 = "estimated_cache_write_usd",
+        estimated_cache_write_usd: opt Number = "estimated_cache_write_usd",
     }
 }
 
@@ -180,7 +180,7 @@ wire_struct! {
         /// The cache's TTL (`5m` or `1h`).
         cache_ttl: opt String = "cache_ttl",
         /// Estimated cost of rewriting the cache, in USD.
-        estimated_cache_write_usd: opt f64 = "estimated_cache_write_usd",
+        estimated_cache_write_usd: opt Number = "estimated_cache_write_usd",
         /// Where the price came from.
         pricing: opt String = "pricing",
     }

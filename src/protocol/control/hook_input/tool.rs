@@ -6,7 +6,7 @@
 //! request into an error (with `on_failure: block` that would block the
 //! action for a reason that has nothing to do with the hook).
 
-use serde_json::Value;
+use serde_json::{Number, Value};
 
 use crate::protocol::control::permission::PermissionUpdate;
 
@@ -48,8 +48,8 @@ wire_struct! {
         tool_response: opt Value = "tool_response",
         /// The call's id.
         tool_use_id: opt String = "tool_use_id",
-        /// How long the tool ran, in ms.
-        duration_ms: opt f64 = "duration_ms",
+        /// How long the tool ran, in ms (kept as sent: integer or not).
+        duration_ms: opt Number = "duration_ms",
         /// The MCP server of an MCP tool.
         mcp_server: opt McpServerProvenance = "mcp_server",
     }
@@ -69,8 +69,8 @@ wire_struct! {
         error: opt String = "error",
         /// Whether the failure was an interrupt.
         is_interrupt: opt bool = "is_interrupt",
-        /// How long the tool ran, in ms.
-        duration_ms: opt f64 = "duration_ms",
+        /// How long the tool ran, in ms (kept as sent: integer or not).
+        duration_ms: opt Number = "duration_ms",
         /// The MCP server of an MCP tool.
         mcp_server: opt McpServerProvenance = "mcp_server",
     }
