@@ -311,3 +311,36 @@ async fn an_unknown_event_is_registered_verbatim_and_gets_its_raw_input() {
         "{got:?}"
     );
 }
+
+#[tokio::test]
+async fn a_failure_says_it_blocks_only_where_the_cli_blocks() {
+    let failing = |_: HookInput, _: Option<String>, _: HookContext| async {
+        Err::<HookOutput, _>(CallbackError::from("audit log is full"))
+    };
+    let cb = Callbacks::new().with_hooks(
+        Hooks::new()
+            .on(
+                HookEventKind::UserPromptSubmit,
+                HookMatcher::any().hook(failing).fail_closed(),
+            )
+            // The CLI ignores onFailure on Stop: nothing to block.
+            .on(
+                HookEventKind::Stop,
+                HookMatcher::any().hook(failing).fail_closed(),
+            ),
+    );
+    let err = call(&cb, hook_request("hook_0", common("UserPromptSubmit")))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "hook callback hook_0 failed: audit log is full (on_failure is block: the action is blocked)"
+    );
+    let err = call(&cb, hook_request("hook_1", common("Stop")))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "hook callback hook_1 failed: audit log is full"
+    );
+}

@@ -158,13 +158,16 @@ impl Callbacks {
             .ok_or_else(|| format!("hook_callback request for {callback_id} has no input"))?;
         let event = input.hook_event_name().to_owned();
         let tool_use_id = decoded.tool_use_id;
+        let observers = self.observers.clone();
+        // The CLI ignores onFailure on events that cannot block anything.
+        let policy = entry
+            .on_failure
+            .filter(|_| !entry.event.ignores_on_failure());
         let context = HookContext {
             cancel,
             callback_id: callback_id.clone(),
             event: entry.event,
         };
-        let observers = self.observers.clone();
-        let policy = entry.on_failure;
         // Building the future runs user code: a panic there is a failure
         // of this callback like one inside it.
         let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {

@@ -60,7 +60,7 @@ impl Hooks {
         Self::default()
     }
 
-    /// Registers `matcher` for `event`. An [`HookEventKind::Other`] naming
+    /// Registers `matcher` for `event`. A [`HookEventKind::Other`] naming
     /// a known event counts as that event.
     pub fn on(mut self, event: impl Into<HookEventKind>, matcher: HookMatcher) -> Self {
         let event = event.into().normalized();
