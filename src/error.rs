@@ -8,6 +8,7 @@
 //! [`source()`](std::error::Error::source), so a report walks the chain
 //! down to the OS error.
 
+use crate::callbacks::HookSupportError;
 use crate::discovery::DiscoveryError;
 use crate::options::OptionsError;
 use crate::protocol::{EncodeError, ParseError};
@@ -54,6 +55,11 @@ pub enum Error {
     /// with an `--mcp-config` file path).
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
+    /// A hook is set to fail closed, and the CLI's `initialize` reply does
+    /// not confirm it will block when that hook fails; the session was
+    /// shut down before any prompt.
+    #[error("fail-closed hooks are not supported by this session: {0}")]
+    HookSupport(#[from] HookSupportError),
 }
 
 impl Error {

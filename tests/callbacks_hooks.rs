@@ -1,21 +1,24 @@
 //! Hooks through the router: callback ids and the `initialize` JSON, every
-//! event's input decoding, every output form, unknown ids and failures.
+//! event's input decoding (all 34 of CLI 2.1.332), every output form,
+//! unknown ids and failures.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use claude_agent::callbacks::{
-    CallbackError, Callbacks, Decision, HookContext, HookEventKind, HookMatcher, Hooks,
+    CallbackError, Callbacks, Decision, HookContext, HookEventKind, HookMatcher, Hooks, OnFailure,
     pre_tool_use_decision,
 };
 use claude_agent::protocol::{
-    AdditionalContextOutput, HookEvent, HookInput, HookOutput, HookSpecificOutput,
-    PermissionDecision, PermissionUpdate,
+    HookEvent, HookInput, HookOutput, HookSpecificOutput, PermissionDecision, PostToolUseOutput,
 };
 use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
+
+mod hook_cases;
+use hook_cases::{common, event_cases};
 
 type Seen = (HookInput, Option<String>, String, HookEventKind);
 
@@ -41,13 +44,6 @@ fn reporting(
 fn hook_request(callback_id: &str, input: Value) -> Value {
     let tool_use_id = input.get("tool_use_id").cloned().unwrap_or(Value::Null);
     json!({"subtype": "hook_callback", "callback_id": callback_id, "input": input, "tool_use_id": tool_use_id})
-}
-
-fn common(event: &str) -> Value {
-    json!({
-        "session_id": "s-1", "transcript_path": "/tmp/t.jsonl", "cwd": "/work",
-        "permission_mode": "default", "hook_event_name": event,
-    })
 }
 
 async fn call(cb: &Callbacks, request: Value) -> Result<Value, HandlerError> {
@@ -98,109 +94,18 @@ fn ids_are_stable_and_the_json_has_matchers_and_timeouts() {
             .is_empty()
     );
     assert_eq!(Hooks::new().initialize_json(), None);
-    for &e in HookEventKind::ALL {
-        assert_eq!(HookEventKind::from_name(e.as_str()), Some(e));
+    for e in HookEventKind::ALL {
+        assert_eq!(&HookEventKind::from_name(e.as_str()), e);
     }
-}
-
-/// One synthetic input per event, and a check of what the hook received.
-/// `(event, synthetic input, check of the typed input)`.
-type EventCase = (HookEventKind, Value, fn(&HookEvent) -> bool);
-
-fn event_cases() -> Vec<EventCase> {
-    let with = |event: &str, extra: Value| {
-        let mut v = common(event);
-        v.as_object_mut()
-            .unwrap()
-            .extend(extra.as_object().unwrap().clone());
-        v
-    };
-    vec![
-        (
-            HookEventKind::PreToolUse,
-            with(
-                "PreToolUse",
-                json!({"tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "toolu_1"}),
-            ),
-            |e| matches!(e, HookEvent::PreToolUse(t) if t.tool_input == Some(json!({"command": "ls"}))),
-        ),
-        (
-            HookEventKind::PostToolUse,
-            with(
-                "PostToolUse",
-                json!({"tool_name": "Bash", "tool_input": {}, "tool_response": {"stdout": "x"}, "tool_use_id": "toolu_2"}),
-            ),
-            |e| matches!(e, HookEvent::PostToolUse(t) if t.tool_response == Some(json!({"stdout": "x"}))),
-        ),
-        (
-            HookEventKind::PostToolUseFailure,
-            with(
-                "PostToolUseFailure",
-                json!({"tool_name": "Bash", "tool_input": {}, "error": "exit 1", "is_interrupt": false, "tool_use_id": "toolu_3"}),
-            ),
-            |e| matches!(e, HookEvent::PostToolUseFailure(t) if t.error.as_deref() == Some("exit 1") && t.is_interrupt == Some(false)),
-        ),
-        (
-            HookEventKind::UserPromptSubmit,
-            with("UserPromptSubmit", json!({"prompt": "hello"})),
-            |e| matches!(e, HookEvent::UserPromptSubmit(p) if p.prompt.as_deref() == Some("hello")),
-        ),
-        (
-            HookEventKind::Stop,
-            with("Stop", json!({"stop_hook_active": true})),
-            |e| matches!(e, HookEvent::Stop(s) if s.stop_hook_active == Some(true)),
-        ),
-        (
-            HookEventKind::SubagentStop,
-            with(
-                "SubagentStop",
-                json!({"stop_hook_active": false, "agent_id": "a-1", "agent_transcript_path": "/tmp/a.jsonl", "agent_type": "explore"}),
-            ),
-            |e| matches!(e, HookEvent::SubagentStop(s) if s.agent_id.as_deref() == Some("a-1") && s.agent_type.as_deref() == Some("explore")),
-        ),
-        (
-            HookEventKind::SubagentStart,
-            with(
-                "SubagentStart",
-                json!({"agent_id": "a-2", "agent_type": "plan"}),
-            ),
-            |e| matches!(e, HookEvent::SubagentStart(s) if s.agent_id.as_deref() == Some("a-2")),
-        ),
-        (
-            HookEventKind::PreCompact,
-            with(
-                "PreCompact",
-                json!({"trigger": "manual", "custom_instructions": "keep tests"}),
-            ),
-            |e| matches!(e, HookEvent::PreCompact(c) if c.trigger.as_deref() == Some("manual") && c.custom_instructions.as_deref() == Some("keep tests")),
-        ),
-        (
-            HookEventKind::Notification,
-            with(
-                "Notification",
-                json!({"message": "waiting", "title": "Claude", "notification_type": "idle"}),
-            ),
-            |e| matches!(e, HookEvent::Notification(n) if n.message.as_deref() == Some("waiting") && n.notification_type.as_deref() == Some("idle")),
-        ),
-        (
-            HookEventKind::PermissionRequest,
-            with(
-                "PermissionRequest",
-                json!({"tool_name": "Write", "tool_input": {"file_path": "/x"},
-             "permission_suggestions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]}),
-            ),
-            |e| matches!(e, HookEvent::PermissionRequest(t) if matches!(t.permission_suggestions.as_deref(), Some([PermissionUpdate::SetMode(_)]))),
-        ),
-    ]
 }
 
 #[tokio::test]
 async fn every_event_reaches_its_callback_typed() {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let mut hooks = Hooks::new();
-    for &event in HookEventKind::ALL {
+    for event in HookEventKind::ALL {
         hooks = hooks.on(
-            event,
+            event.clone(),
             HookMatcher::any().hook(reporting(tx.clone(), HookOutput::default())),
         );
     }
@@ -219,9 +124,10 @@ async fn every_event_reaches_its_callback_typed() {
             "{kind}"
         );
         let (got, tool_use_id, callback_id, event) = rx.try_recv().unwrap();
-        assert_eq!((callback_id.as_str(), event), (id.as_str(), kind));
+        assert_eq!((callback_id.as_str(), &event), (id.as_str(), &kind));
         assert_eq!(got.hook_event_name(), kind.as_str());
         assert_eq!(got.common.cwd.as_deref(), Some("/work"));
+        assert!(got.common.prompt_id.is_some(), "{kind}");
         assert_eq!(got.common.permission_mode.as_deref(), Some("default"));
         assert_eq!(tool_use_id, expected_tool_use_id, "{kind}");
         assert!(check(&got.event), "{kind}: {:?}", got.event);
@@ -230,7 +136,7 @@ async fn every_event_reaches_its_callback_typed() {
 
 #[tokio::test]
 async fn output_forms_serialize_as_the_cli_expects() {
-    let mut context = AdditionalContextOutput::default();
+    let mut context = PostToolUseOutput::default();
     context.additional_context = Some("note".into());
     let mut full = HookOutput::default();
     full.continue_ = Some(false);
@@ -351,5 +257,90 @@ async fn the_observer_records_hook_outputs() {
             tool_use_id: Some("toolu_9".into()),
             output: Box::new(out),
         }]
+    );
+}
+
+#[tokio::test]
+async fn an_unknown_event_is_registered_verbatim_and_gets_its_raw_input() {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let hook = || reporting(tx.clone(), HookOutput::default());
+    let hooks = Hooks::new()
+        .on(
+            HookEventKind::Other("SessionDream".into()),
+            HookMatcher::any().hook(hook()),
+        )
+        .on("AgentNap", HookMatcher::any().hook(hook()))
+        // An `Other` naming a known event is that event.
+        .on(
+            HookEventKind::Other("PreToolUse".into()),
+            HookMatcher::tool("Bash").hook(hook()),
+        )
+        .on(
+            HookEventKind::SessionEnd,
+            HookMatcher::any()
+                .hook(hook())
+                .on_failure(OnFailure::Continue),
+        );
+    // Known events first (in HookEventKind order), then unknown ones by name.
+    assert_eq!(
+        hooks.initialize_json().unwrap(),
+        json!({
+            "PreToolUse": [{"matcher": "Bash", "hookCallbackIds": ["hook_0"]}],
+            "SessionEnd": [{"matcher": null, "hookCallbackIds": ["hook_1"], "onFailure": "continue"}],
+            "AgentNap": [{"matcher": null, "hookCallbackIds": ["hook_2"]}],
+            "SessionDream": [{"matcher": null, "hookCallbackIds": ["hook_3"]}],
+        })
+    );
+    // Nothing fails closed, so any initialize reply will do.
+    assert!(!hooks.blocks_on_failure());
+    assert_eq!(hooks.check_initialize_reply(&json!({})), Ok(()));
+
+    let cb = Callbacks::new().with_hooks(hooks);
+    let mut input = common("SessionDream");
+    input["dream"] = json!({"depth": 3});
+    assert_eq!(
+        call(&cb, hook_request("hook_3", input)).await.unwrap(),
+        json!({})
+    );
+    let (got, _, callback_id, event) = rx.try_recv().unwrap();
+    assert_eq!(callback_id, "hook_3");
+    assert_eq!(event, HookEventKind::Other("SessionDream".into()));
+    assert!(
+        matches!(&got.event, HookEvent::Other { hook_event_name, raw }
+            if hook_event_name == "SessionDream" && raw["dream"] == json!({"depth": 3})),
+        "{got:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_failure_says_it_blocks_only_where_the_cli_blocks() {
+    let failing = |_: HookInput, _: Option<String>, _: HookContext| async {
+        Err::<HookOutput, _>(CallbackError::from("audit log is full"))
+    };
+    let cb = Callbacks::new().with_hooks(
+        Hooks::new()
+            .on(
+                HookEventKind::UserPromptSubmit,
+                HookMatcher::any().hook(failing).fail_closed(),
+            )
+            // The CLI ignores onFailure on Stop: nothing to block.
+            .on(
+                HookEventKind::Stop,
+                HookMatcher::any().hook(failing).fail_closed(),
+            ),
+    );
+    let err = call(&cb, hook_request("hook_0", common("UserPromptSubmit")))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "hook callback hook_0 failed: audit log is full (on_failure is block: the action is blocked)"
+    );
+    let err = call(&cb, hook_request("hook_1", common("Stop")))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        err.message(),
+        "hook callback hook_1 failed: audit log is full"
     );
 }

@@ -2,6 +2,7 @@
 //! that routes the CLI's control requests to them.
 
 use std::fmt;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
 use futures::FutureExt;
@@ -11,12 +12,14 @@ use serde_json::{Value, json};
 
 use super::Decision;
 use super::decision::{DecisionObserver, Observers};
-use super::hooks::{HookContext, Hooks};
+use super::hooks::{HookContext, Hooks, OnFailure};
 use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::permission::{self, CanUseTool, PermissionContext};
 use crate::protocol::{ControlRequestPayload, parse_json};
-use claude_agent_actors::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
+use claude_agent_actors::{
+    CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
+};
 
 type Reply = BoxFuture<'static, Result<Value, HandlerError>>;
 
@@ -155,18 +158,35 @@ impl Callbacks {
             .ok_or_else(|| format!("hook_callback request for {callback_id} has no input"))?;
         let event = input.hook_event_name().to_owned();
         let tool_use_id = decoded.tool_use_id;
+        let observers = self.observers.clone();
+        // The CLI ignores onFailure on events that cannot block anything.
+        let policy = entry
+            .on_failure
+            .filter(|_| !entry.event.ignores_on_failure());
         let context = HookContext {
             cancel,
             callback_id: callback_id.clone(),
             event: entry.event,
         };
-        let answer = entry.callback.call(input, tool_use_id.clone(), context);
-        let observers = self.observers.clone();
+        // Building the future runs user code: a panic there is a failure
+        // of this callback like one inside it.
+        let answer = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            entry.callback.call(input, tool_use_id.clone(), context)
+        }));
         Ok(async move {
-            let fail = |e: String| failed(&observers, HOOK_CALLBACK, e);
-            let output = answer
-                .await
-                .map_err(|e| fail(format!("hook callback {callback_id} failed: {e}")))?;
+            let fail =
+                |e: String| failed(&observers, HOOK_CALLBACK, failure(&callback_id, e, policy));
+            let answer = answer.map_err(|p| fail(format!("panicked: {}", panic_message(&*p))))?;
+            let guarded = AssertUnwindSafe(answer).catch_unwind();
+            let outcome = match entry.timeout {
+                Some(t) => tokio::time::timeout(t, guarded)
+                    .await
+                    .map_err(|_| fail(format!("did not answer within {} ms", t.as_millis())))?,
+                None => guarded.await,
+            };
+            let output = outcome
+                .map_err(|p| fail(format!("panicked: {}", panic_message(&*p))))?
+                .map_err(|e| fail(format!("failed: {e}")))?;
             let payload = serde_json::to_value(&output).map_err(|e| fail(e.to_string()))?;
             observers.notify(&Decision::Hook {
                 callback_id,
@@ -252,6 +272,17 @@ impl InboundHandler for Callbacks {
 fn decode(request: &InboundRequest) -> Result<ControlRequestPayload, String> {
     parse_json(request.request.json(), true)
         .map_err(|e| format!("cannot decode {} request: {e}", request.subtype))
+}
+
+/// The error reply's text for a failed hook callback; it says when the
+/// CLI is to block because of it (the CLI decides, from `onFailure`).
+fn failure(callback_id: &str, what: String, policy: Option<OnFailure>) -> String {
+    let blocks = if policy == Some(OnFailure::Block) {
+        " (on_failure is block: the action is blocked)"
+    } else {
+        ""
+    };
+    format!("hook callback {callback_id} {what}{blocks}")
 }
 
 /// Tells the observers and makes the error reply.

@@ -121,7 +121,7 @@ impl ClientBuilder {
     }
 
     /// Registers hook callbacks for `event`.
-    pub fn hook(mut self, event: HookEventKind, matcher: HookMatcher) -> Self {
+    pub fn hook(mut self, event: impl Into<HookEventKind>, matcher: HookMatcher) -> Self {
         self.callbacks.hooks = std::mem::take(&mut self.callbacks.hooks).on(event, matcher);
         self
     }
@@ -291,6 +291,22 @@ impl ClientBuilder {
             }
         };
         let client = Client::new(session, frames, builder, transcript, traced);
+        // As the official SDKs do: a fail-closed hook must not run on a CLI
+        // that would let its action through when it fails.
+        let supported = client
+            .inner
+            .builder
+            .callbacks
+            .hooks
+            .check_initialize_reply(client.server_info_raw());
+        if let Err(e) = supported {
+            let error = Error::HookSupport(e);
+            if let Some(t) = &trace {
+                t.connect_failed(&error);
+            }
+            client.shutdown().await;
+            return Err(error);
+        }
         if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
             if let Some(v) = &info.claude_code_version {
                 t.set_cli_version(v);

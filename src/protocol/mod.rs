@@ -85,14 +85,29 @@ pub use blocks::{
     TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
 };
 pub use content::{Content, ContentBlock};
-pub use control::hook_input::{
-    HookCallbackRequest, HookCommon, HookEvent, HookInput, NotificationInput, PreCompactInput,
-    StopInput, SubagentStartInput, ToolHookInput, UserPromptSubmitInput,
+pub use control::hook_input::event::HookEvent;
+pub use control::hook_input::session::{
+    ConfigChangeInput, InstructionsLoadedInput, ModelSwitchInput, PostCompactInput,
+    PreCompactInput, SessionEndInput, SessionEndReason, SessionStartInput, SessionStartSource,
+    SetupInput, StopFailureInput, StopInput, SubagentStartInput, SubagentStopInput,
 };
-pub use control::hook_output::{
-    AdditionalContextOutput, HookOutput, HookSpecificOutput, PermissionDecision,
-    PermissionRequestOutput, PreToolUseOutput,
+pub use control::hook_input::tool::{
+    McpServerProvenance, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
+    PostToolBatchToolCall, PostToolUseFailureInput, PostToolUseInput, PreSkillShellCommandInput,
+    PreToolUseInput,
 };
+pub use control::hook_input::workspace::{
+    CwdChangedInput, DirectoryAddedInput, ElicitationInput, ElicitationResultInput,
+    FileChangedInput, MessageDisplayInput, NotificationInput, TaskInput, TeammateIdleInput,
+    UserPromptExpansionInput, UserPromptSubmitInput, WorktreeCreateInput, WorktreeRemoveInput,
+};
+pub use control::hook_input::{HookCallbackRequest, HookCommon, HookInput};
+pub use control::hook_output::specific::{
+    AdditionalContextOutput, DecisionOutput, ElicitationOutput, HookSpecificOutput,
+    MessageDisplayOutput, PermissionDeniedOutput, PermissionRequestOutput, PostToolUseOutput,
+    PreToolUseOutput, PromptOutput, SessionStartOutput, WatchPathsOutput, WorktreeCreateOutput,
+};
+pub use control::hook_output::{HookOutput, PermissionDecision};
 pub use control::initialize::{
     AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo, ServerInfo,
     SlashCommand,

@@ -1,4 +1,11 @@
-//! `hook_callback` requests and the hook input they carry.
+//! `hook_callback` requests and the hook input they carry: the common
+//! members here, the per-event part in [`event`], the event inputs by
+//! family in [`tool`], [`session`] and [`workspace`].
+
+pub mod event;
+pub mod session;
+pub mod tool;
+pub mod workspace;
 
 use std::fmt;
 use std::marker::PhantomData;
@@ -8,7 +15,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
 
-use super::permission::PermissionUpdate;
+use self::event::{HookEvent, HookEventBuilder};
 use crate::protocol::de::{self, FieldSink, Tagged, Tags, Wire};
 
 wire_struct! {
@@ -36,6 +43,11 @@ wire_struct! {
         cwd: opt String = "cwd",
         /// The permission mode in force.
         permission_mode: opt String = "permission_mode",
+        /// Correlates a prompt with the events until the next one (absent
+        /// before the first prompt).
+        prompt_id: opt String = "prompt_id",
+        /// The turn's reasoning effort, `{"level": "medium"}`.
+        effort: opt Value = "effort",
     }
 }
 
@@ -44,7 +56,10 @@ wire_struct! {
 /// `extra` (or `raw` for unknown events).
 #[derive(Debug, Clone, PartialEq)]
 pub struct HookInput {
-    /// `session_id`, `transcript_path`, `cwd`, `permission_mode`.
+    /// `session_id`, `transcript_path`, `cwd`, `permission_mode`,
+    /// `prompt_id`, `effort`. (`agent_id` and `agent_type` stay with the
+    /// event: the subagent events model them, the others keep them in
+    /// their `extra`.)
     pub common: HookCommon,
     /// `hook_event_name` and the event's own members.
     pub event: HookEvent,
@@ -57,116 +72,6 @@ impl HookInput {
     }
 }
 
-tagged_enum! {
-    /// The per-event part of a hook input, by `hook_event_name`.
-    pub enum HookEvent = "hook input", tag "hook_event_name", builder HookEventBuilder {
-        /// Before a tool runs.
-        PreToolUse(ToolHookInput) = "PreToolUse",
-        /// After a tool succeeded.
-        PostToolUse(ToolHookInput) = "PostToolUse",
-        /// After a tool failed.
-        PostToolUseFailure(ToolHookInput) = "PostToolUseFailure",
-        /// A user prompt arrived.
-        UserPromptSubmit(UserPromptSubmitInput) = "UserPromptSubmit",
-        /// The main agent is about to stop.
-        Stop(StopInput) = "Stop",
-        /// A subagent is about to stop.
-        SubagentStop(StopInput) = "SubagentStop",
-        /// A subagent started.
-        SubagentStart(SubagentStartInput) = "SubagentStart",
-        /// Compaction is about to run.
-        PreCompact(PreCompactInput) = "PreCompact",
-        /// The CLI shows a notification.
-        Notification(NotificationInput) = "Notification",
-        /// A permission dialog is about to show.
-        PermissionRequest(ToolHookInput) = "PermissionRequest",
-        @other
-        /// An event this version does not model.
-        Other { hook_event_name }
-    }
-}
-
-wire_struct! {
-    /// Members of the tool events (`PreToolUse`, `PostToolUse`,
-    /// `PostToolUseFailure`, `PermissionRequest`); each sets the ones it has.
-    #[derive(Default)]
-    pub struct ToolHookInput = "tool hook input", builder ToolHookInputBuilder {
-        /// The tool's name.
-        tool_name: opt String = "tool_name",
-        /// The tool's input.
-        tool_input: opt Value = "tool_input",
-        /// The call's id.
-        tool_use_id: opt String = "tool_use_id",
-        /// The tool's output (`PostToolUse`).
-        tool_response: opt Value = "tool_response",
-        /// The failure (`PostToolUseFailure`).
-        error: opt String = "error",
-        /// Whether the failure was an interrupt (`PostToolUseFailure`).
-        is_interrupt: opt bool = "is_interrupt",
-        /// Suggested rule changes (`PermissionRequest`).
-        permission_suggestions: opt Vec<PermissionUpdate> = "permission_suggestions",
-    }
-}
-
-wire_struct! {
-    /// `UserPromptSubmit` members.
-    #[derive(Default)]
-    pub struct UserPromptSubmitInput = "UserPromptSubmit input", builder UserPromptSubmitInputBuilder {
-        /// The prompt.
-        prompt: opt String = "prompt",
-    }
-}
-
-wire_struct! {
-    /// `Stop` / `SubagentStop` members.
-    #[derive(Default)]
-    pub struct StopInput = "Stop input", builder StopInputBuilder {
-        /// A stop hook already continued the conversation once.
-        stop_hook_active: opt bool = "stop_hook_active",
-        /// The subagent's id (`SubagentStop`).
-        agent_id: opt String = "agent_id",
-        /// The subagent's transcript (`SubagentStop`).
-        agent_transcript_path: opt String = "agent_transcript_path",
-        /// The subagent's type (`SubagentStop`).
-        agent_type: opt String = "agent_type",
-    }
-}
-
-wire_struct! {
-    /// `SubagentStart` members.
-    #[derive(Default)]
-    pub struct SubagentStartInput = "SubagentStart input", builder SubagentStartInputBuilder {
-        /// The subagent's id.
-        agent_id: opt String = "agent_id",
-        /// The subagent's type.
-        agent_type: opt String = "agent_type",
-    }
-}
-
-wire_struct! {
-    /// `PreCompact` members.
-    #[derive(Default)]
-    pub struct PreCompactInput = "PreCompact input", builder PreCompactInputBuilder {
-        /// `manual` or `auto`.
-        trigger: opt String = "trigger",
-        /// Instructions given to `/compact`.
-        custom_instructions: opt String = "custom_instructions",
-    }
-}
-
-wire_struct! {
-    /// `Notification` members.
-    #[derive(Default)]
-    pub struct NotificationInput = "Notification input", builder NotificationInputBuilder {
-        /// The notification text.
-        message: opt String = "message",
-        /// Its title.
-        title: opt String = "title",
-        /// Its kind.
-        notification_type: opt String = "notification_type",
-    }
-}
-
 /// Routes common members to [`HookCommon`], the rest to the event.
 struct HookInputBuilder {
     common: HookCommonBuilder,
@@ -176,9 +81,8 @@ struct HookInputBuilder {
 impl FieldSink for HookInputBuilder {
     fn field<'de, D: Deserializer<'de>>(&mut self, key: &str, d: D) -> Result<(), D::Error> {
         match key {
-            "session_id" | "transcript_path" | "cwd" | "permission_mode" => {
-                self.common.field(key, d)
-            }
+            "session_id" | "transcript_path" | "cwd" | "permission_mode" | "prompt_id"
+            | "effort" => self.common.field(key, d),
             _ => self.event.field(key, d),
         }
     }

@@ -1,6 +1,9 @@
 //! What a hook callback answers: the success payload of `hook_callback`.
+//! The per-event `hookSpecificOutput` is in [`specific`].
 
-use serde_json::Value;
+pub mod specific;
+
+use self::specific::HookSpecificOutput;
 
 wire_struct! {
     /// A hook's output. All members are optional; the async form is
@@ -31,6 +34,8 @@ wire_struct! {
         decision: opt String = "decision",
         /// A message shown to the user.
         system_message: opt String = "systemMessage",
+        /// A terminal escape sequence for the CLI's terminal (e.g. a bell).
+        terminal_sequence: opt String = "terminalSequence",
         /// Why, for `decision`.
         reason: opt String = "reason",
         /// Per-event output.
@@ -64,63 +69,5 @@ string_enum! {
         Ask = "ask",
         /// Leave the decision to the next source.
         Defer = "defer",
-    }
-}
-
-tagged_enum! {
-    /// `hookSpecificOutput`, by `hookEventName`.
-    pub enum HookSpecificOutput = "hook specific output", tag "hookEventName", builder HookSpecificOutputBuilder {
-        /// `PreToolUse`: a permission decision and input changes.
-        PreToolUse(PreToolUseOutput) = "PreToolUse",
-        /// `PostToolUse`.
-        PostToolUse(AdditionalContextOutput) = "PostToolUse",
-        /// `PostToolUseFailure`.
-        PostToolUseFailure(AdditionalContextOutput) = "PostToolUseFailure",
-        /// `UserPromptSubmit`.
-        UserPromptSubmit(AdditionalContextOutput) = "UserPromptSubmit",
-        /// `SessionStart`.
-        SessionStart(AdditionalContextOutput) = "SessionStart",
-        /// `SubagentStart`.
-        SubagentStart(AdditionalContextOutput) = "SubagentStart",
-        /// `Notification`.
-        Notification(AdditionalContextOutput) = "Notification",
-        /// `PermissionRequest`: the dialog's decision.
-        PermissionRequest(PermissionRequestOutput) = "PermissionRequest",
-        @other
-        /// An event this version does not model.
-        Other { hook_event_name }
-    }
-}
-
-wire_struct! {
-    /// `PreToolUse` hook output.
-    #[derive(Default)]
-    pub struct PreToolUseOutput = "PreToolUse output", builder PreToolUseOutputBuilder {
-        /// allow / deny / ask / defer.
-        permission_decision: opt PermissionDecision = "permissionDecision",
-        /// Why.
-        permission_decision_reason: opt String = "permissionDecisionReason",
-        /// Replacement tool input.
-        updated_input: opt Value = "updatedInput",
-        /// Context added for the model.
-        additional_context: opt String = "additionalContext",
-    }
-}
-
-wire_struct! {
-    /// Hook output that can only add context for the model.
-    #[derive(Default)]
-    pub struct AdditionalContextOutput = "hook output", builder AdditionalContextOutputBuilder {
-        /// Context added for the model.
-        additional_context: opt String = "additionalContext",
-    }
-}
-
-wire_struct! {
-    /// `PermissionRequest` hook output.
-    #[derive(Default)]
-    pub struct PermissionRequestOutput = "PermissionRequest output", builder PermissionRequestOutputBuilder {
-        /// `{behavior, updatedInput?, updatedPermissions?, message?, interrupt?}`.
-        decision: opt Value = "decision",
     }
 }

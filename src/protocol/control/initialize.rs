@@ -34,6 +34,8 @@ wire_struct! {
         hook_callback_ids: opt Vec<String> = "hookCallbackIds",
         /// Timeout in seconds.
         timeout: opt u64 = "timeout",
+        /// `continue` or `block`: what a failing callback does.
+        on_failure: opt String = "onFailure",
     }
 }
 
@@ -81,6 +83,11 @@ wire_struct! {
         current_permission_mode: opt String = "current_permission_mode",
         /// Protocol capabilities.
         capabilities: opt Vec<String> = "capabilities",
+        /// Whether the CLI registered the request's hooks (`false` on a
+        /// session that was already running).
+        hooks_applied: opt bool = "hooks_applied",
+        /// `true` when the CLI honors `onFailure` on hook matchers.
+        hook_on_failure_supported: opt bool = "hook_on_failure_supported",
     }
 }
 
