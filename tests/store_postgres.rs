@@ -9,7 +9,9 @@ use std::sync::{Arc, Mutex};
 
 use claude_agent::store::{PostgresOptions, PostgresStore, SessionStore, StoreError};
 use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
-use store_services::{concurrent_writers, unavailable, unique, url, with_cleanup};
+use store_services::{
+    concurrent_writers, io_in_chain, skip_unreachable, unique, url, with_cleanup,
+};
 
 fn server() -> String {
     url(
@@ -29,7 +31,10 @@ async fn store_in_new_schema() -> Option<PostgresStore> {
     .await
     {
         Ok(store) => Some(store),
-        Err(e) if unavailable("PostgreSQL", &url, &e) => None,
+        Err(e) if io_in_chain(&e) => {
+            skip_unreachable("PostgreSQL", &url, &e);
+            None
+        }
         Err(e) => panic!("{e}"),
     }
 }

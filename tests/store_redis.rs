@@ -9,10 +9,18 @@ use std::sync::{Arc, Mutex};
 
 use claude_agent::store::{RedisOptions, RedisStore, SessionStore, StoreError};
 use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
-use store_services::{concurrent_writers, unavailable, unique, url, with_cleanup};
+use store_services::{concurrent_writers, skip_unreachable, unique, url, with_cleanup};
 
 fn server() -> String {
     url("CLAUDE_AGENT_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+}
+
+/// Whether connecting failed because the server could not be reached
+/// (and not, say, because of a bug in the store).
+fn unreachable(error: &StoreError) -> bool {
+    let cause =
+        std::error::Error::source(error).and_then(|c| c.downcast_ref::<redis::RedisError>());
+    cause.is_some_and(|e| e.is_io_error() || e.is_connection_refusal() || e.is_timeout())
 }
 
 async fn store_with_new_prefix() -> Option<RedisStore> {
@@ -24,7 +32,10 @@ async fn store_with_new_prefix() -> Option<RedisStore> {
     .await
     {
         Ok(store) => Some(store),
-        Err(e) if unavailable("Redis", &url, &e) => None,
+        Err(e) if unreachable(&e) => {
+            skip_unreachable("Redis", &url, &e);
+            None
+        }
         Err(e) => panic!("{e}"),
     }
 }

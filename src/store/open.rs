@@ -130,6 +130,40 @@ mod tests {
         assert_eq!(redact("redis://:pw@h"), "redis://:***@h");
     }
 
+    async fn open_err(url: &str) -> String {
+        match open_store(url).await {
+            Ok(_) => panic!("{url} opened"),
+            Err(StoreError::BadUrl { url, reason }) => format!("{url}: {reason}"),
+            Err(other) => panic!("{url}: not BadUrl: {other}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn bad_urls_say_what_is_wrong() {
+        assert!(open_err("no-scheme").await.contains("no scheme"));
+        assert!(open_err("ftp://x").await.contains("unknown scheme"));
+        assert!(open_err("file://relative/path").await.contains("absolute"));
+        assert!(open_err("memory:extra").await.contains("nothing after"));
+    }
+
+    #[cfg(not(feature = "postgres"))]
+    #[tokio::test]
+    async fn a_postgres_url_without_the_feature_names_the_feature() {
+        let message = open_err("postgres://u:pw@localhost/db").await;
+        assert!(message.contains("`postgres` feature"), "{message}");
+        assert!(!message.contains("pw"), "the password leaked: {message}");
+    }
+
+    #[cfg(not(feature = "redis"))]
+    #[tokio::test]
+    async fn a_redis_url_without_the_feature_names_the_feature() {
+        assert!(
+            open_err("redis://localhost")
+                .await
+                .contains("`redis` feature")
+        );
+    }
+
     #[test]
     fn percent_escapes_decode() {
         assert_eq!(percent_decode("/a%20b"), Some(PathBuf::from("/a b")));

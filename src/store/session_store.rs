@@ -25,7 +25,7 @@ pub type StoreResult<T> = Result<T, StoreError>;
 ///
 /// - [`append`](Self::append) persists a batch in order, after everything
 ///   appended to the same key before it returned; across processes, order
-///   is by commit. An entry whose string `uuid` is already stored under the
+///   is by commit. An entry whose (non-empty, string) `uuid` is already stored under the
 ///   same key (including earlier in the same batch) is skipped, so retries
 ///   and replays never duplicate; entries without one are always appended.
 ///   An empty batch changes nothing. For a main key the store folds the

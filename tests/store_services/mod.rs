@@ -20,10 +20,22 @@ pub fn url(env: &str, default: &str) -> String {
     std::env::var(env).unwrap_or_else(|_| default.to_owned())
 }
 
-/// Whether the test can run: `Some(error)` when the server could not be
-/// reached, which panics under `CLAUDE_AGENT_REQUIRE_SERVICES=1` and
-/// otherwise prints why the test is skipped.
-pub fn unavailable(service: &str, url: &str, error: &dyn std::error::Error) -> bool {
+/// Whether an I/O error is somewhere in `error`'s chain: the server could
+/// not be reached.
+pub fn io_in_chain(error: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(error);
+    while let Some(error) = cause {
+        if error.downcast_ref::<std::io::Error>().is_some() {
+            return true;
+        }
+        cause = error.source();
+    }
+    false
+}
+
+/// The server is unreachable: fail under `CLAUDE_AGENT_REQUIRE_SERVICES=1`,
+/// else say the test is skipped.
+pub fn skip_unreachable(service: &str, url: &str, error: &dyn std::error::Error) {
     let mut message = format!("{service} at {url} is unreachable: {error}");
     let mut source = error.source();
     while let Some(cause) = source {
@@ -34,7 +46,6 @@ pub fn unavailable(service: &str, url: &str, error: &dyn std::error::Error) -> b
         panic!("{message} (and {ENV_REQUIRE}=1)");
     }
     eprintln!("skipped: {message}; set {ENV_REQUIRE}=1 to make this a failure");
-    true
 }
 
 /// A name no other test run uses: `prefix`, the process id, the time and a
