@@ -256,3 +256,42 @@ async fn a_summary_that_missed_an_append_is_rebuilt_from_the_transcript() {
     assert_eq!(data["git_branch"], json!("lost"));
     assert_eq!(data["ai_title"], json!("two"));
 }
+
+#[tokio::test]
+async fn a_session_deleted_and_rewritten_by_another_writer_is_read_again_for_dedup() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Two stores on one folder keep separate caches, as two processes do.
+    let (ours, theirs) = (FileStore::new(dir.path()), FileStore::new(dir.path()));
+    let key = SessionKey::new("proj", "sess");
+    ours.append(
+        &key,
+        &[json!({"type": "x", "uuid": "old", "pad": "a".repeat(300)})],
+    )
+    .await
+    .expect("append");
+    theirs.delete(&key).await.expect("delete");
+    // Longer than what `ours` has seen, so only its start tells them apart.
+    let rewritten = [
+        json!({"type": "x", "uuid": "new-1", "pad": "b".repeat(300)}),
+        json!({"type": "x", "uuid": "new-2"}),
+    ];
+    theirs.append(&key, &rewritten).await.expect("append");
+    ours.append(
+        &key,
+        &[
+            json!({"type": "x", "uuid": "new-2"}),
+            json!({"type": "x", "uuid": "new-3"}),
+        ],
+    )
+    .await
+    .expect("append");
+    let uuids: Vec<String> = ours
+        .load(&key)
+        .await
+        .expect("load")
+        .expect("exists")
+        .iter()
+        .map(|e| e["uuid"].as_str().expect("uuid").to_owned())
+        .collect();
+    assert_eq!(uuids, ["new-1", "new-2", "new-3"]);
+}

@@ -243,8 +243,8 @@ impl PostgresStore {
         let mtime: i64 = tx
             .query_one(&touch, &[pk, sid, &sub])
             .await
-            .map_err(pg(action.clone()))?
-            .get(0);
+            .map_err(pg(action.clone()))
+            .and_then(|row| col(&row, 0, "transcripts.mtime"))?;
         let insert = tx
             .prepare_cached(&self.sql.insert_entry)
             .await
@@ -270,22 +270,49 @@ impl PostgresStore {
             return tx.rollback().await.map_err(pg(action));
         }
         if key.is_main() {
+            let select = tx
+                .prepare_cached(&self.sql.select_summary)
+                .await
+                .map_err(pg(action.clone()))?;
             let prev = tx
-                .query_opt(&self.sql.select_summary, &[pk, sid])
+                .query_opt(&select, &[pk, sid])
                 .await
                 .map_err(pg(action.clone()))?;
             let prev = prev
-                .map(|row| summary_from(key.session_id.clone(), row.get(0), row.get(1)))
+                .map(|row| {
+                    summary_from(
+                        key.session_id.clone(),
+                        col(&row, 0, "summaries.mtime")?,
+                        col(&row, 1, "summaries.data")?,
+                    )
+                })
                 .transpose()?;
             let mut summary = fold_session_summary(prev.as_ref(), key, &fresh);
             summary.mtime = mtime;
             let data = Value::Object(summary.data);
-            tx.execute(&self.sql.upsert_summary, &[pk, sid, &mtime, &data])
+            let upsert = tx
+                .prepare_cached(&self.sql.upsert_summary)
+                .await
+                .map_err(pg(action.clone()))?;
+            tx.execute(&upsert, &[pk, sid, &mtime, &data])
                 .await
                 .map_err(pg(action.clone()))?;
         }
         tx.commit().await.map_err(pg(action))
     }
+}
+
+/// Column `index` of `row`, or [`StoreError::Corrupt`] naming `column`
+/// when it does not have the type this store created it with.
+fn col<'r, T: tokio_postgres::types::FromSql<'r>>(
+    row: &'r tokio_postgres::Row,
+    index: usize,
+    column: &str,
+) -> StoreResult<T> {
+    row.try_get(index).map_err(|e| StoreError::Corrupt {
+        location: format!("column {column}"),
+        what: e.to_string(),
+    })
 }
 
 fn summary_from(session_id: String, mtime: i64, data: Value) -> StoreResult<SessionSummary> {
@@ -340,9 +367,8 @@ impl SessionStore for PostgresStore {
             {
                 return Ok(None);
             }
-            Ok(Some(
-                rows.iter().map(|row| row.get::<_, Value>(0)).collect(),
-            ))
+            let entries = rows.iter().map(|row| col(row, 0, "entries.entry"));
+            entries.collect::<StoreResult<Vec<Value>>>().map(Some)
         })
     }
 
@@ -356,13 +382,14 @@ impl SessionStore for PostgresStore {
                 .query(&self.sql.list_sessions, &[&project_key])
                 .await
                 .map_err(pg(format!("list the sessions of {project_key}")))?;
-            Ok(rows
-                .iter()
-                .map(|r| SessionListEntry {
-                    session_id: r.get(0),
-                    mtime: r.get(1),
+            rows.iter()
+                .map(|r| {
+                    Ok(SessionListEntry {
+                        session_id: col(r, 0, "transcripts.session_id")?,
+                        mtime: col(r, 1, "transcripts.mtime")?,
+                    })
                 })
-                .collect())
+                .collect()
         })
     }
 
@@ -377,7 +404,13 @@ impl SessionStore for PostgresStore {
                 .await
                 .map_err(pg(format!("list the summaries of {project_key}")))?;
             rows.iter()
-                .map(|r| summary_from(r.get(0), r.get(1), r.get(2)))
+                .map(|r| {
+                    summary_from(
+                        col(r, 0, "summaries.session_id")?,
+                        col(r, 1, "summaries.mtime")?,
+                        col(r, 2, "summaries.data")?,
+                    )
+                })
                 .collect()
         })
     }
@@ -416,7 +449,9 @@ impl SessionStore for PostgresStore {
                 .map_err(pg(format!(
                     "list the subkeys of {project_key}/{session_id}"
                 )))?;
-            Ok(rows.iter().map(|r| r.get(0)).collect())
+            rows.iter()
+                .map(|r| col(r, 0, "transcripts.subpath"))
+                .collect()
         })
     }
 }

@@ -3,6 +3,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::PoisonError;
 use std::time::UNIX_EPOCH;
 
 use serde::{Deserialize, Serialize};
@@ -11,6 +12,7 @@ use super::Inner as FileStore;
 use super::layout;
 use super::layout::TRANSCRIPT_EXT;
 use super::lock::SessionLock;
+use super::uuids::Known;
 use crate::store::entry::{SessionSummary, StoreEntry, entry_uuid};
 use crate::store::{SessionKey, StoreError, fold_session_summary};
 
@@ -49,12 +51,14 @@ pub(super) fn append(
         .map_err(io_err("open", &path))?;
     let len = drop_torn_tail(&mut file, &path)?;
 
-    let mut cache = store
+    let shared = store
         .uuids
         .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let known = cache.uuids(&path, &mut file, len)?;
-    let fresh = crate::store::entry::fresh_entries(entries, |u| known.contains(u));
+        .unwrap_or_else(PoisonError::into_inner)
+        .entry(&path);
+    let mut known = shared.lock().unwrap_or_else(PoisonError::into_inner);
+    let stored = known.uuids(&path, &mut file, len)?;
+    let fresh = crate::store::entry::fresh_entries(entries, |u| stored.contains(u));
     if fresh.is_empty() {
         return Ok(());
     }
@@ -63,15 +67,16 @@ pub(super) fn append(
         serde_json::to_writer(&mut buf, entry)
             .map_err(|e| StoreError::backend(format!("encode an entry for {key}"), e))?;
         buf.push(b'\n');
-        if let Some(uuid) = entry_uuid(entry) {
-            known.insert(uuid.to_owned());
-        }
     }
     // One write of whole lines with O_APPEND: a crash leaves at worst a
     // torn last line, which loads ignore and the next append removes.
-    file.write_all(&buf).map_err(io_err("append to", &path))?;
-    cache.advance(&path, buf.len() as u64);
-    drop(cache);
+    if let Err(e) = file.write_all(&buf) {
+        // How much reached the file is unknown: read it back next time.
+        *known = Known::default();
+        return Err(io_err("append to", &path)(e));
+    }
+    known.appended(fresh.iter().filter_map(|e| entry_uuid(e)), buf.len() as u64);
+    drop(known);
 
     if key.is_main() {
         let mtime = file_mtime_ms(&file, &path)?;
@@ -249,10 +254,7 @@ pub(super) fn delete(store: &FileStore, key: &SessionKey) -> Result<(), StoreErr
     let _lock = SessionLock::acquire(&lock_path, store.lock_timeout)?;
     let transcript = layout::transcript(&store.root, key);
     remove_file(&transcript)?;
-    let mut cache = store
-        .uuids
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let mut cache = store.uuids.lock().unwrap_or_else(PoisonError::into_inner);
     cache.forget(&transcript);
     if key.is_main() {
         remove_file(&layout::summary(&store.root, key))?;
