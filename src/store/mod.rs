@@ -27,8 +27,6 @@ mod open;
 mod postgres;
 #[cfg(feature = "redis")]
 mod redis;
-#[cfg(feature = "redis")]
-mod redis_lock;
 mod session_store;
 mod summary;
 mod timestamp;

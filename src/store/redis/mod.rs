@@ -1,5 +1,12 @@
 //! [`RedisStore`]: session stores in Redis (feature `redis`).
 
+mod append;
+mod lock;
+mod options;
+mod scripts;
+
+pub use self::options::RedisOptions;
+
 use std::time::Duration;
 
 use ::redis::aio::{ConnectionManager, ConnectionManagerConfig};
@@ -7,46 +14,18 @@ use ::redis::{AsyncCommands, RedisError, Script};
 use futures::future::BoxFuture;
 use serde_json::{Map, Value};
 
-use super::entry::{SessionListEntry, SessionSummary, StoreEntry, entry_uuid, fresh_entries};
+use self::scripts::{APPEND_LUA, DELETE_LUA};
+use super::entry::{SessionListEntry, SessionSummary, StoreEntry};
 use super::open::redact;
-use super::redis_lock::RedisLock;
 use super::session_store::{SessionStore, StoreResult, check_append, check_key};
-use super::{SessionKey, StoreError, fold_session_summary};
+use super::{SessionKey, StoreError};
 
 /// How many times an append to a main key retries when another writer
 /// changed the session between its read and its write.
-const MAX_ATTEMPTS: u32 = 32;
+pub(super) const MAX_ATTEMPTS: u32 = 32;
 
 /// How long a session's write lock outlives a writer that died holding it.
-const LOCK_LEASE: Duration = Duration::from_secs(10);
-
-/// How to connect a [`RedisStore`].
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct RedisOptions {
-    /// The prefix of every key the store writes (default `claude-agent`);
-    /// one prefix per store isolates stores on one server.
-    pub prefix: String,
-    /// How long to wait for the server to connect or answer (default 30 s).
-    pub timeout: Duration,
-}
-
-impl Default for RedisOptions {
-    fn default() -> Self {
-        Self {
-            prefix: "claude-agent".into(),
-            timeout: Duration::from_secs(30),
-        }
-    }
-}
-
-impl RedisOptions {
-    /// Use `prefix` for every key.
-    pub fn prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
-        self
-    }
-}
+pub(super) const LOCK_LEASE: Duration = Duration::from_secs(10);
 
 /// A [`SessionStore`] in Redis, shared by any number of processes and
 /// machines. Implements every optional method. Not for Redis Cluster (one
@@ -77,52 +56,7 @@ impl std::fmt::Debug for RedisStore {
     }
 }
 
-/// KEYS: entries, uuids, sessions, summaries, versions, subkeys.
-/// ARGV: session id, subpath (`""` for main), expected version, summary
-/// data, then (uuid or `""`, entry JSON) pairs. Returns the number of
-/// entries pushed, or -1 when the version moved.
-const APPEND_LUA: &str = r"
-local sid, sub, expected, data = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
-if sub == '' then
-  local ver = redis.call('HGET', KEYS[5], sid) or '0'
-  if ver ~= expected then return -1 end
-end
-local added = 0
-for i = 5, #ARGV, 2 do
-  if ARGV[i] == '' or redis.call('SADD', KEYS[2], ARGV[i]) == 1 then
-    redis.call('RPUSH', KEYS[1], ARGV[i + 1])
-    added = added + 1
-  end
-end
-if added == 0 then return 0 end
-if sub == '' then
-  local t = redis.call('TIME')
-  local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-  local prev = redis.call('ZSCORE', KEYS[3], sid)
-  if prev and tonumber(prev) >= now then now = tonumber(prev) + 1 end
-  redis.call('ZADD', KEYS[3], now, sid)
-  redis.call('HSET', KEYS[4], sid, data)
-  redis.call('HINCRBY', KEYS[5], sid, 1)
-else
-  redis.call('SADD', KEYS[6], sub)
-end
-return added
-";
-
-/// KEYS: sessions, summaries, versions, subkeys, then the entries and uuid
-/// keys of the main transcript and of every subpath read before.
-/// ARGV: session id, number of subpaths read. Returns -1 (and deletes
-/// nothing) when a subpath was added since.
-const DELETE_LUA: &str = r"
-if redis.call('SCARD', KEYS[4]) ~= tonumber(ARGV[2]) then return -1 end
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('HDEL', KEYS[3], ARGV[1])
-for i = 4, #KEYS do redis.call('DEL', KEYS[i]) end
-return 1
-";
-
-fn backend(action: impl Into<String>) -> impl FnOnce(RedisError) -> StoreError {
+pub(super) fn backend(action: impl Into<String>) -> impl FnOnce(RedisError) -> StoreError {
     let action = action.into();
     move |e| StoreError::backend(action, e)
 }
@@ -198,120 +132,10 @@ impl RedisStore {
         }
         Ok(())
     }
-
-    async fn append_batch(&self, key: &SessionKey, entries: &[StoreEntry]) -> StoreResult<()> {
-        let (pk, sid) = (key.project_key.as_str(), key.session_id.as_str());
-        let mut encoded = Vec::with_capacity(entries.len());
-        for entry in entries {
-            let text = serde_json::to_string(entry)
-                .map_err(|e| StoreError::backend(format!("encode an entry for {key}"), e))?;
-            encoded.push((entry_uuid(entry).unwrap_or(""), text));
-        }
-        let mut conn = self.conn.clone();
-        // Writers of one session take turns for the read-fold-write of the
-        // summary; the version check below still catches a writer whose
-        // lease ran out.
-        let lock = match key.is_main() {
-            true => Some(
-                RedisLock::acquire(&self.conn, self.lock_key(pk, sid), LOCK_LEASE, self.timeout)
-                    .await?,
-            ),
-            false => None,
-        };
-        let outcome = self
-            .append_attempts(key, entries, &encoded, &mut conn)
-            .await;
-        if let Some(lock) = lock {
-            lock.release().await?;
-        }
-        outcome
-    }
-
-    async fn append_attempts(
-        &self,
-        key: &SessionKey,
-        entries: &[StoreEntry],
-        encoded: &[(&str, String)],
-        conn: &mut ConnectionManager,
-    ) -> StoreResult<()> {
-        let action = format!("append to {key}");
-        let (pk, sid) = (key.project_key.as_str(), key.session_id.as_str());
-        let sub = key.subpath.as_deref().unwrap_or("");
-        let (entries_key, uuids_key) = self.transcript_keys(pk, sid, sub);
-        let (sessions, summaries, versions) = (
-            self.project_key("sessions", pk),
-            self.project_key("summaries", pk),
-            self.project_key("versions", pk),
-        );
-        for _ in 0..MAX_ATTEMPTS {
-            let (version, data) = if key.is_main() {
-                let uuids: Vec<&str> = entries.iter().filter_map(entry_uuid).collect();
-                // The trailing "" keeps SMISMEMBER valid for a batch without
-                // uuids; no stored uuid is empty.
-                let (version, summary, stored): (Option<String>, Option<String>, Vec<bool>) =
-                    ::redis::pipe()
-                        .atomic()
-                        .hget(&versions, sid)
-                        .hget(&summaries, sid)
-                        .cmd("SMISMEMBER")
-                        .arg(&uuids_key)
-                        .arg(&uuids)
-                        .arg("")
-                        .query_async(conn)
-                        .await
-                        .map_err(backend(action.clone()))?;
-                let mut stored = stored.into_iter();
-                let known: std::collections::HashSet<&str> = entries
-                    .iter()
-                    .filter_map(entry_uuid)
-                    .filter(|_| stored.next().unwrap_or(false))
-                    .collect();
-                let fresh: Vec<StoreEntry> = fresh_entries(entries, |u| known.contains(u))
-                    .into_iter()
-                    .cloned()
-                    .collect();
-                if fresh.is_empty() {
-                    return Ok(());
-                }
-                let prev = summary
-                    .map(|text| parse_summary(sid, &text, 0))
-                    .transpose()?;
-                let folded = fold_session_summary(prev.as_ref(), key, &fresh);
-                (
-                    version.unwrap_or_else(|| "0".into()),
-                    Value::Object(folded.data).to_string(),
-                )
-            } else {
-                (String::new(), String::new())
-            };
-            let mut call = self.append_script.prepare_invoke();
-            call.key(&entries_key)
-                .key(&uuids_key)
-                .key(&sessions)
-                .key(&summaries)
-                .key(&versions)
-                .key(self.subkeys_key(pk, sid));
-            call.arg(sid).arg(sub).arg(&version).arg(&data);
-            for (uuid, text) in encoded {
-                call.arg(*uuid).arg(text);
-            }
-            let added: i64 = call
-                .invoke_async(conn)
-                .await
-                .map_err(backend(action.clone()))?;
-            if added >= 0 {
-                return Ok(());
-            }
-        }
-        Err(StoreError::Contended {
-            key: key.to_string(),
-            attempts: MAX_ATTEMPTS,
-        })
-    }
 }
 
 /// A summary hash value (the fold's data as JSON) with its mtime.
-fn parse_summary(sid: &str, text: &str, mtime: i64) -> StoreResult<SessionSummary> {
+pub(super) fn parse_summary(sid: &str, text: &str, mtime: i64) -> StoreResult<SessionSummary> {
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(data)) => Ok(SessionSummary {
             session_id: sid.to_owned(),

@@ -1,54 +1,21 @@
 //! [`PostgresStore`]: session stores in PostgreSQL (feature `postgres`).
 
-use std::time::Duration;
+mod append;
+mod options;
+mod sql;
+
+pub use self::options::PostgresOptions;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use futures::future::BoxFuture;
 use serde_json::Value;
 use tokio_postgres::NoTls;
 
-use super::entry::{SessionListEntry, SessionSummary, StoreEntry, entry_uuid};
+use self::sql::Sql;
+use super::entry::{SessionListEntry, SessionSummary, StoreEntry};
 use super::open::redact;
 use super::session_store::{SessionStore, StoreResult, check_append, check_key};
-use super::{SessionKey, StoreError, fold_session_summary};
-
-/// How to connect a [`PostgresStore`].
-#[derive(Debug, Clone)]
-#[non_exhaustive]
-pub struct PostgresOptions {
-    /// The schema holding the store's tables, created if missing
-    /// (default `claude_agent`); one schema per store isolates stores.
-    pub schema: String,
-    /// Connections in the pool at most (default 16).
-    pub max_connections: usize,
-    /// How long to wait for a connection, from the pool or a new one
-    /// (default 30 s).
-    pub connect_timeout: Duration,
-}
-
-impl Default for PostgresOptions {
-    fn default() -> Self {
-        Self {
-            schema: "claude_agent".into(),
-            max_connections: 16,
-            connect_timeout: Duration::from_secs(30),
-        }
-    }
-}
-
-impl PostgresOptions {
-    /// Use `schema` for the store's tables.
-    pub fn schema(mut self, schema: impl Into<String>) -> Self {
-        self.schema = schema.into();
-        self
-    }
-
-    /// Pool at most `n` connections (at least 1).
-    pub fn max_connections(mut self, n: usize) -> Self {
-        self.max_connections = n.max(1);
-        self
-    }
-}
+use super::{SessionKey, StoreError};
 
 /// A [`SessionStore`] in PostgreSQL, shared by any number of processes and
 /// machines. Implements every optional method.
@@ -66,97 +33,13 @@ pub struct PostgresStore {
     sql: Sql,
 }
 
-/// The store's statements, with the schema filled in.
-#[derive(Debug, Clone)]
-struct Sql {
-    schema: String,
-    touch: String,
-    insert_entry: String,
-    select_summary: String,
-    upsert_summary: String,
-    select_entries: String,
-    transcript_exists: String,
-    list_sessions: String,
-    list_summaries: String,
-    list_subkeys: String,
-    delete_entries: String,
-    delete_transcripts: String,
-    delete_summary: String,
-}
-
-impl Sql {
-    fn new(schema: &str) -> Self {
-        let s = format!("\"{}\"", schema.replace('"', "\"\""));
-        let key = "project_key = $1 AND session_id = $2";
-        Self {
-            schema: s.clone(),
-            touch: format!(
-                "INSERT INTO {s}.transcripts AS t (project_key, session_id, subpath, mtime) \
-                 VALUES ($1, $2, $3, (extract(epoch FROM clock_timestamp()) * 1000)::bigint) \
-                 ON CONFLICT (project_key, session_id, subpath) \
-                 DO UPDATE SET mtime = GREATEST(EXCLUDED.mtime, t.mtime + 1) RETURNING mtime"
-            ),
-            insert_entry: format!(
-                "INSERT INTO {s}.entries (project_key, session_id, subpath, uuid, entry) \
-                 VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (project_key, session_id, subpath, uuid) DO NOTHING RETURNING seq"
-            ),
-            select_summary: format!("SELECT mtime, data FROM {s}.summaries WHERE {key}"),
-            upsert_summary: format!(
-                "INSERT INTO {s}.summaries (project_key, session_id, mtime, data) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data"
-            ),
-            select_entries: format!(
-                "SELECT entry FROM {s}.entries WHERE {key} AND subpath = $3 ORDER BY seq"
-            ),
-            transcript_exists: format!(
-                "SELECT 1 FROM {s}.transcripts WHERE {key} AND subpath = $3"
-            ),
-            list_sessions: format!(
-                "SELECT session_id, mtime FROM {s}.transcripts WHERE project_key = $1 AND subpath = ''"
-            ),
-            list_summaries: format!(
-                "SELECT session_id, mtime, data FROM {s}.summaries WHERE project_key = $1"
-            ),
-            list_subkeys: format!(
-                "SELECT subpath FROM {s}.transcripts WHERE {key} AND subpath <> ''"
-            ),
-            delete_entries: format!(
-                "DELETE FROM {s}.entries WHERE {key} AND ($3 = '' OR subpath = $3)"
-            ),
-            delete_transcripts: format!(
-                "DELETE FROM {s}.transcripts WHERE {key} AND ($3 = '' OR subpath = $3)"
-            ),
-            delete_summary: format!("DELETE FROM {s}.summaries WHERE {key} AND $3 = ''"),
-        }
-    }
-
-    fn migration(&self) -> String {
-        let s = &self.schema;
-        format!(
-            "CREATE SCHEMA IF NOT EXISTS {s};
-             CREATE TABLE IF NOT EXISTS {s}.transcripts (
-                 project_key text NOT NULL, session_id text NOT NULL, subpath text NOT NULL,
-                 mtime bigint NOT NULL, PRIMARY KEY (project_key, session_id, subpath));
-             CREATE TABLE IF NOT EXISTS {s}.entries (
-                 seq bigserial PRIMARY KEY, project_key text NOT NULL, session_id text NOT NULL,
-                 subpath text NOT NULL, uuid text, entry jsonb NOT NULL);
-             CREATE UNIQUE INDEX IF NOT EXISTS entries_by_uuid ON {s}.entries (project_key, session_id, subpath, uuid);
-             CREATE INDEX IF NOT EXISTS entries_in_order ON {s}.entries (project_key, session_id, subpath, seq);
-             CREATE TABLE IF NOT EXISTS {s}.summaries (
-                 project_key text NOT NULL, session_id text NOT NULL, mtime bigint NOT NULL,
-                 data jsonb NOT NULL, PRIMARY KEY (project_key, session_id));"
-        )
-    }
-}
-
-fn pg(action: impl Into<String>) -> impl FnOnce(tokio_postgres::Error) -> StoreError {
+pub(super) fn pg(action: impl Into<String>) -> impl FnOnce(tokio_postgres::Error) -> StoreError {
     let action = action.into();
     move |e| StoreError::backend(action, e)
 }
 
 /// The key's subpath as stored: `''` for the main transcript.
-fn subpath(key: &SessionKey) -> &str {
+pub(super) fn subpath(key: &SessionKey) -> &str {
     key.subpath.as_deref().unwrap_or("")
 }
 
@@ -192,7 +75,7 @@ impl PostgresStore {
         Ok(store)
     }
 
-    async fn client(&self) -> StoreResult<deadpool_postgres::Object> {
+    pub(super) async fn client(&self) -> StoreResult<deadpool_postgres::Object> {
         self.pool
             .get()
             .await
@@ -230,81 +113,11 @@ impl PostgresStore {
             .await
             .map_err(pg(format!("drop the schema {}", self.sql.schema)))
     }
-
-    async fn append_batch(&self, key: &SessionKey, entries: &[StoreEntry]) -> StoreResult<()> {
-        let action = format!("append to {key}");
-        let mut client = self.client().await?;
-        let tx = client.transaction().await.map_err(pg(action.clone()))?;
-        let (pk, sid, sub) = (&key.project_key, &key.session_id, subpath(key));
-        let touch = tx
-            .prepare_cached(&self.sql.touch)
-            .await
-            .map_err(pg(action.clone()))?;
-        let mtime: i64 = tx
-            .query_one(&touch, &[pk, sid, &sub])
-            .await
-            .map_err(pg(action.clone()))
-            .and_then(|row| col(&row, 0, "transcripts.mtime"))?;
-        let insert = tx
-            .prepare_cached(&self.sql.insert_entry)
-            .await
-            .map_err(pg(action.clone()))?;
-        // Pipelined: sent in order, one round trip for the batch.
-        let (tx_ref, insert, sub_ref) = (&tx, &insert, &sub);
-        let inserted = futures::future::try_join_all(entries.iter().map(|entry| async move {
-            let uuid = entry_uuid(entry);
-            tx_ref
-                .query_opt(insert, &[pk, sid, sub_ref, &uuid, entry])
-                .await
-        }))
-        .await
-        .map_err(pg(action.clone()))?;
-        let fresh: Vec<StoreEntry> = entries
-            .iter()
-            .zip(&inserted)
-            .filter(|(_, row)| row.is_some())
-            .map(|(entry, _)| entry.clone())
-            .collect();
-        if fresh.is_empty() {
-            // Every entry was known: change nothing, not even the mtime.
-            return tx.rollback().await.map_err(pg(action));
-        }
-        if key.is_main() {
-            let select = tx
-                .prepare_cached(&self.sql.select_summary)
-                .await
-                .map_err(pg(action.clone()))?;
-            let prev = tx
-                .query_opt(&select, &[pk, sid])
-                .await
-                .map_err(pg(action.clone()))?;
-            let prev = prev
-                .map(|row| {
-                    summary_from(
-                        key.session_id.clone(),
-                        col(&row, 0, "summaries.mtime")?,
-                        col(&row, 1, "summaries.data")?,
-                    )
-                })
-                .transpose()?;
-            let mut summary = fold_session_summary(prev.as_ref(), key, &fresh);
-            summary.mtime = mtime;
-            let data = Value::Object(summary.data);
-            let upsert = tx
-                .prepare_cached(&self.sql.upsert_summary)
-                .await
-                .map_err(pg(action.clone()))?;
-            tx.execute(&upsert, &[pk, sid, &mtime, &data])
-                .await
-                .map_err(pg(action.clone()))?;
-        }
-        tx.commit().await.map_err(pg(action))
-    }
 }
 
 /// Column `index` of `row`, or [`StoreError::Corrupt`] naming `column`
 /// when it does not have the type this store created it with.
-fn col<'r, T: tokio_postgres::types::FromSql<'r>>(
+pub(super) fn col<'r, T: tokio_postgres::types::FromSql<'r>>(
     row: &'r tokio_postgres::Row,
     index: usize,
     column: &str,
@@ -315,7 +128,11 @@ fn col<'r, T: tokio_postgres::types::FromSql<'r>>(
     })
 }
 
-fn summary_from(session_id: String, mtime: i64, data: Value) -> StoreResult<SessionSummary> {
+pub(super) fn summary_from(
+    session_id: String,
+    mtime: i64,
+    data: Value,
+) -> StoreResult<SessionSummary> {
     match data {
         Value::Object(data) => Ok(SessionSummary {
             session_id,

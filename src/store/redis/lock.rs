@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use ::redis::aio::ConnectionManager;
 use ::redis::{AsyncCommands, ExistenceCheck, Script, SetExpiry, SetOptions};
 
-use super::StoreError;
+use crate::store::StoreError;
 
 /// Released only by its holder: a lock whose lease ran out and was taken
 /// by another writer is not deleted.
@@ -37,7 +37,7 @@ impl RedisLock {
         let token = format!(
             "{}-{}-{}",
             std::process::id(),
-            super::entry::now_ms(),
+            crate::store::entry::now_ms(),
             COUNTER.fetch_add(1, Ordering::Relaxed)
         );
         let options = SetOptions::default()
