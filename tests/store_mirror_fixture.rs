@@ -3,6 +3,8 @@
 //! `FileStore`: keys from the frames' paths, entries stored as the CLI
 //! wrote them, retries deduplicated, the summary folded from them.
 
+#![allow(clippy::expect_used)] // fixture helpers outside the test functions
+
 use std::path::Path;
 
 use claude_agent::store::{
