@@ -120,3 +120,25 @@ async fn a_broken_store_fails_with_the_contracts_name() {
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn a_batch_of_known_uuids_changes_nothing_not_even_the_mtime() {
+    let store = MemoryStore::new();
+    let key = claude_agent::store::SessionKey::new("p", "s");
+    let entry = [serde_json::json!({"type": "x", "uuid": "u"})];
+    store.append(&key, &entry).await.expect("append");
+    let before = (
+        store.list_sessions("p").await.expect("list"),
+        store.list_session_summaries("p").await.expect("summaries"),
+    );
+    store.append(&key, &entry).await.expect("append again");
+    let after = (
+        store.list_sessions("p").await.expect("list"),
+        store.list_session_summaries("p").await.expect("summaries"),
+    );
+    assert_eq!(before, after);
+    assert_eq!(
+        store.load(&key).await.expect("load").map(|v| v.len()),
+        Some(1)
+    );
+}

@@ -57,13 +57,18 @@ impl State {
     }
 
     fn append(&mut self, key: &SessionKey, entries: &[StoreEntry]) {
+        let stored = self.transcripts.get(key).map(|t| &t.uuids);
+        let fresh: Vec<StoreEntry> =
+            fresh_entries(entries, |u| stored.is_some_and(|s| s.contains(u)))
+                .into_iter()
+                .cloned()
+                .collect();
+        if fresh.is_empty() {
+            // Every entry was known: change nothing, not even the mtime.
+            return;
+        }
         let mtime = self.next_mtime();
         let transcript = self.transcripts.entry(key.clone()).or_default();
-        let uuids = &transcript.uuids;
-        let fresh: Vec<StoreEntry> = fresh_entries(entries, |u| uuids.contains(u))
-            .into_iter()
-            .cloned()
-            .collect();
         for entry in &fresh {
             if let Some(uuid) = super::entry::entry_uuid(entry) {
                 transcript.uuids.insert(uuid.to_owned());
