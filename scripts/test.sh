@@ -6,6 +6,12 @@
 # ignored. When the pinned Claude Code CLI is named by CLAUDE_AGENT_CLI or
 # can be installed (npm), they run (--include-ignored) against it;
 # CLAUDE_AGENT_REQUIRE_REAL_CLI=1 makes a missing CLI a failure.
+#
+# The library is built with its session-store features (postgres, redis).
+# Their tests are #[ignore]d too and run with the real-CLI tests; each
+# prints `skipped:` when its server (CLAUDE_AGENT_TEST_POSTGRES_URL,
+# CLAUDE_AGENT_TEST_REDIS_URL) is unreachable, and fails instead under
+# CLAUDE_AGENT_REQUIRE_SERVICES=1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -42,5 +48,6 @@ if [ -n "${CLAUDE_AGENT_CLI:-}" ]; then
   harness_args+=(--include-ignored)
 fi
 
-cargo build --workspace --all-targets --locked
-cargo test --workspace --locked "${cargo_args[@]}" -- "${harness_args[@]}"
+features=(--features claude-agent/postgres,claude-agent/redis)
+cargo build --workspace --all-targets --locked "${features[@]}"
+cargo test --workspace --locked "${features[@]}" "${cargo_args[@]}" -- "${harness_args[@]}"

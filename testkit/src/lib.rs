@@ -7,6 +7,7 @@ mod locate;
 pub mod model;
 mod procs;
 mod script_builder;
+pub mod store_conformance;
 
 pub use cli::{
     ENV_PID_FILE, ENV_RECORD, ENV_SCRIPT, ENV_SCRIPT_JSON, EXIT_BAD_SCRIPT, EXIT_IO, EXIT_TIMEOUT,
