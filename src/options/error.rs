@@ -105,6 +105,10 @@ pub enum OptionsError {
     /// The settings are not a JSON object, so sandbox settings cannot be merged.
     #[error("settings must be a json object to merge sandbox settings into")]
     SettingsNotObject,
+    /// The CLI cannot run as [`Options::user`](super::Options::user): no such
+    /// user, or this process may not switch to it.
+    #[error("cannot run the CLI as the configured user")]
+    User(#[source] claude_agent_actors::process::UserError),
     /// JSON could not be parsed or produced.
     #[error("invalid json in {what}")]
     Json {

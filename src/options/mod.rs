@@ -141,7 +141,12 @@ pub struct Options {
     pub cwd: Option<PathBuf>,
     /// Path to the CLI; unset means [discovery](crate::discovery).
     pub cli_path: Option<PathBuf>,
-    /// Run the CLI as this user; applied by the layer that spawns it.
+    /// Run the CLI as this OS user (a login name or a numeric uid): its uid,
+    /// gid and groups, with `HOME`, `USER` and `LOGNAME` set from its
+    /// account unless `env` sets them. Needs root (or `CAP_SETUID` and
+    /// `CAP_SETGID`); applied when the client spawns the CLI, which fails
+    /// with [`OptionsError::User`] when the user is unknown or the switch
+    /// is not allowed. Linux only.
     pub user: Option<String>,
     /// Let the CLI checkpoint files for `rewind_files`
     /// (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
