@@ -24,6 +24,29 @@ impl Prompt {
         }
     }
 
+    /// This prompt marked `client_composed`: the CLI delivers its text as
+    /// written, with no `@path` file expansion and no slash-command
+    /// dispatch. Use it for text the end user did not type (a tenant's
+    /// relayed text, tool output, earlier turns). See
+    /// [`Options::verbatim_prompts`](crate::options::Options::verbatim_prompts)
+    /// to mark every prompt of a client.
+    ///
+    /// ```
+    /// use claude_agent::Prompt;
+    /// let p = Prompt::from("summarize @/etc/hostname").verbatim();
+    /// assert!(p.is_verbatim());
+    /// ```
+    pub fn verbatim(self) -> Self {
+        let mut message = self.into_message();
+        mark_verbatim(&mut message);
+        Self::Message(Box::new(message))
+    }
+
+    /// Whether this prompt is marked `client_composed`.
+    pub fn is_verbatim(&self) -> bool {
+        matches!(self, Self::Message(m) if is_verbatim(m))
+    }
+
     /// The frame as one NDJSON line (with `\n`).
     pub(crate) fn encode(message: &UserMessage) -> Result<bytes::Bytes, crate::Error> {
         let line = Message::User(Box::new(message.clone()))
@@ -31,6 +54,20 @@ impl Prompt {
             .map_err(crate::Error::Encode)?;
         Ok(bytes::Bytes::from(line))
     }
+}
+
+/// The wire field the CLI reads (Claude Code 2.1.248 and later; older
+/// versions ignore it and still expand the text).
+const CLIENT_COMPOSED: &str = "client_composed";
+
+/// Marks `message` so the CLI delivers its text as written.
+pub(crate) fn mark_verbatim(message: &mut UserMessage) {
+    message.extra.insert(CLIENT_COMPOSED, true.into());
+}
+
+/// Whether `message` carries `client_composed: true`.
+pub(crate) fn is_verbatim(message: &UserMessage) -> bool {
+    message.extra.get(CLIENT_COMPOSED) == Some(&serde_json::Value::Bool(true))
 }
 
 impl From<&str> for Prompt {

@@ -259,4 +259,11 @@ impl Options {
         self.forward_subagent_text = on;
         self
     }
+
+    /// Deliver every prompt as written (no `@path` expansion, no slash
+    /// commands).
+    pub fn verbatim_prompts(mut self, on: bool) -> Self {
+        self.verbatim_prompts = on;
+        self
+    }
 }

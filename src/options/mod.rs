@@ -158,6 +158,15 @@ pub struct Options {
     /// Forward subagents' text to the stream (`forwardSubagentText` in
     /// `initialize`).
     pub forward_subagent_text: bool,
+    /// Send every user message marked `client_composed`, so the CLI delivers
+    /// its text as written: no `@path` file expansion, no slash commands.
+    /// For text the end user did not type. While on, no message can opt
+    /// out; for per-message control leave it off and use
+    /// [`Prompt::verbatim`](crate::Prompt::verbatim). The CLI then also
+    /// skips the context it attaches at the start of a turn (nested
+    /// `CLAUDE.md`, skill listings, reminders) until the turn's first tool
+    /// call. Claude Code 2.1.248 or later; older versions ignore it.
+    pub verbatim_prompts: bool,
 }
 
 impl Options {
