@@ -65,6 +65,9 @@ pub enum OptionsError {
         /// The configured working directory.
         path: PathBuf,
     },
+    /// `thinking_display` was set without adaptive or enabled thinking.
+    #[error("thinking_display needs thinking set to adaptive or enabled")]
+    ThinkingDisplayWithoutThinking,
     /// `max_turns` was zero.
     #[error("max_turns must be at least 1")]
     ZeroMaxTurns,

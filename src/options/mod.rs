@@ -45,11 +45,14 @@ mod error;
 mod initialize;
 mod json;
 mod mcp;
+mod sandbox;
 mod types;
 mod validate;
 
 #[cfg(test)]
 mod argv_tests;
+#[cfg(test)]
+mod newer_options_tests;
 #[cfg(test)]
 mod validate_tests;
 
@@ -57,8 +60,10 @@ pub use agent::AgentDefinition;
 pub use command::{CliCommand, CommandContext};
 pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
+pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PermissionMode, SettingSource, Settings, SystemPrompt, Thinking, Tools,
+    Effort, OutputFormat, PermissionMode, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, Tools,
 };
 
 use serde_json::Value;
@@ -99,14 +104,28 @@ pub struct Options {
     pub session_id: Option<String>,
     /// Resume only up to this message (`--resume-session-at=UUID`).
     pub resume_session_at: Option<String>,
+    /// With `resume_session_at`: the uuid of the user prompt whose turn the
+    /// truncating resume discards (`--resume-drops-turn=UUID`). The CLI
+    /// then refuses the resume ("Resume rejected by --resume-drops-turn:")
+    /// when anything else would be dropped with it.
+    pub resume_drops_turn: Option<String>,
+    /// `Some(false)`: do not write the session to disk; it cannot be resumed
+    /// (`--no-session-persistence`). Unset or `true`: the CLI persists.
+    pub persist_session: Option<bool>,
     /// Resume into a new session id instead of appending (`--fork-session`).
     pub fork_session: bool,
     /// Maximum agentic turns (`--max-turns N`); must be at least 1.
     pub max_turns: Option<u32>,
     /// Spending cap in USD (`--max-budget-usd X`); finite and non-negative.
     pub max_budget_usd: Option<f64>,
+    /// API-side task budget in tokens (`--task-budget N`): the model sees
+    /// what remains and paces itself.
+    pub task_budget: Option<u64>,
     /// Model (`--model`).
     pub model: Option<String>,
+    /// Run the main thread as this agent (`--agent NAME`): one of
+    /// [`agents`](Self::agents) or an agent the CLI discovers.
+    pub agent: Option<String>,
     /// Model used when the main one is overloaded (`--fallback-model`).
     pub fallback_model: Option<String>,
     /// API beta headers (`--betas a,b`).
@@ -114,7 +133,7 @@ pub struct Options {
     /// Extra settings (`--settings`).
     pub settings: Option<Settings>,
     /// Sandbox settings, merged into the settings JSON under `sandbox`.
-    pub sandbox: Option<Value>,
+    pub sandbox: Option<SandboxSettings>,
     /// Extra directories the tools may access (`--add-dir D`, repeated).
     pub add_dirs: Vec<PathBuf>,
     /// Emit `stream_event` partial messages (`--include-partial-messages`).
@@ -128,6 +147,9 @@ pub struct Options {
     pub plugins: Vec<PathBuf>,
     /// Extended thinking.
     pub thinking: Option<Thinking>,
+    /// Summarized or omitted thinking text (`--thinking-display`); needs
+    /// `thinking` adaptive or enabled.
+    pub thinking_display: Option<ThinkingDisplay>,
     /// Reasoning effort (`--effort`).
     pub effort: Option<Effort>,
     /// Structured output (`--json-schema`).
@@ -135,6 +157,9 @@ pub struct Options {
     /// Flags this crate does not know, in order: `(name, value)` becomes
     /// `--name`, `--name value`, or `--name=value` when value starts with `-`.
     pub extra_args: Vec<(String, Option<String>)>,
+    /// Names your app in the CLI's User-Agent (`CLAUDE_AGENT_SDK_CLIENT_APP`,
+    /// e.g. `my-app/1.0`); wins over the same variable in `env`.
+    pub client_app: Option<String>,
     /// Environment variables for the CLI, over the inherited ones.
     pub env: Vec<(OsString, OsString)>,
     /// Working directory of the CLI; must exist.
@@ -153,8 +178,9 @@ pub struct Options {
     pub enable_file_checkpointing: bool,
     /// Programmatic subagents, sent in `initialize`.
     pub agents: Vec<(String, AgentDefinition)>,
-    /// Skills the session may use, sent in `initialize`; unset means all.
-    pub skills: Option<Vec<String>>,
+    /// Skills the session may use (see [`Skills`]); unset leaves the CLI's
+    /// defaults untouched.
+    pub skills: Option<Skills>,
     /// Forward subagents' text to the stream (`forwardSubagentText` in
     /// `initialize`).
     pub forward_subagent_text: bool,
@@ -167,6 +193,10 @@ pub struct Options {
     /// `CLAUDE.md`, skill listings, reminders) until the turn's first tool
     /// call. Claude Code 2.1.248 or later; older versions ignore it.
     pub verbatim_prompts: bool,
+    /// Further `initialize` fields this crate has no option for, sent as
+    /// given. A field an option above sets, and `subtype` and `hooks`, are
+    /// not replaced.
+    pub initialize_extra: serde_json::Map<String, Value>,
 }
 
 impl Options {
