@@ -34,8 +34,8 @@ impl EnvPlan {
 }
 
 /// Precedence, lowest first: inherited env < our defaults (entrypoint, trace
-/// context) < the user's `env` < values the SDK owns (version, checkpointing,
-/// `PWD`).
+/// context) < the user's `env` < values the SDK owns (version, client app,
+/// checkpointing, `PWD`). The derived client-app label is always removed.
 pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     let user_sets = |name: &str| o.env.iter().any(|(k, _)| k == name);
     let mut plan = EnvPlan {
@@ -59,10 +59,6 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     if let Some(app) = &o.client_app {
         plan.put(CLIENT_APP, app);
     }
-    // As in the official SDKs: an inherited or configured derived label
-    // names some other session's app.
-    plan.set.retain(|(k, _)| k != DERIVED_CLIENT_APP);
-    plan.remove.push(DERIVED_CLIENT_APP.into());
     if o.enable_file_checkpointing {
         plan.put(CHECKPOINTING, "true");
     }
@@ -72,5 +68,9 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     if !user_sets(CLAUDECODE) {
         plan.remove.push(CLAUDECODE.into());
     }
+    // As in the official SDKs: an inherited or configured derived label
+    // names some other session's app.
+    plan.set.retain(|(k, _)| k != DERIVED_CLIENT_APP);
+    plan.remove.push(DERIVED_CLIENT_APP.into());
     plan
 }
