@@ -308,6 +308,11 @@ impl ClientBuilder {
             client.shutdown().await;
             return Err(error);
         }
+        if client.inner.builder.options.verbatim_prompts {
+            if let Ok(Some(v)) = client.server_info().map(|i| i.claude_code_version) {
+                super::prompt::warn_if_verbatim_unsupported(&v);
+            }
+        }
         if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
             if let Some(v) = &info.claude_code_version {
                 t.set_cli_version(v);

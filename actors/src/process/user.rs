@@ -65,10 +65,11 @@ pub enum UserError {
         #[source]
         source: std::io::Error,
     },
-    /// This process is neither root nor holds `CAP_SETUID` and `CAP_SETGID`.
+    /// This process is neither root nor holds `CAP_SETUID`, `CAP_SETGID`
+    /// and `CAP_KILL` (without which it could not stop the CLI it started).
     #[error(
         "this process may not run programs as user '{user}' (uid {uid}): \
-         that needs root, or CAP_SETUID and CAP_SETGID"
+         that needs root, or CAP_SETUID, CAP_SETGID and CAP_KILL"
     )]
     NotPermitted {
         /// The requested user, as given.
@@ -103,7 +104,7 @@ pub fn resolve_user(user: &str) -> Result<UserAccount, UserError> {
     Ok(account)
 }
 
-/// Root may switch; so may a process holding both capabilities; anyone
+/// Root may switch; so may a process holding the capabilities; anyone
 /// "switches" to themselves (the child then changes nothing).
 fn may_switch_to(account: &UserAccount) -> bool {
     let (uid, gid) = (
@@ -116,10 +117,11 @@ fn may_switch_to(account: &UserAccount) -> bool {
     has_setid_capabilities()
 }
 
-/// `CAP_SETGID` (6) and `CAP_SETUID` (7) in the effective set, from
-/// `/proc/self/status`.
+/// `CAP_KILL` (5), `CAP_SETGID` (6) and `CAP_SETUID` (7) in the effective
+/// set, from `/proc/self/status`: signalling another user's process group
+/// needs `CAP_KILL`, and the session must be able to stop its CLI.
 fn has_setid_capabilities() -> bool {
-    const NEEDED: u64 = (1 << 6) | (1 << 7);
+    const NEEDED: u64 = (1 << 5) | (1 << 6) | (1 << 7);
     let Ok(status) = std::fs::read_to_string("/proc/self/status") else {
         return false;
     };
