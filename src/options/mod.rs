@@ -3,7 +3,8 @@
 //! request ([`Options::initialize_request`]).
 //!
 //! Fields are public (read them, or set them directly); every field also has
-//! a consuming builder method of the same name:
+//! a consuming builder method, of the same name except where noted on the
+//! field:
 //!
 //! ```
 //! use claude_agent::options::{CommandContext, Options, PermissionMode};
@@ -124,7 +125,8 @@ pub struct Options {
     /// Model (`--model`).
     pub model: Option<String>,
     /// Run the main thread as this agent (`--agent NAME`): one of
-    /// [`agents`](Self::agents) or an agent the CLI discovers.
+    /// [`agents`](Self::agents) or an agent the CLI discovers. Builder:
+    /// [`main_agent`](Self::main_agent) (`agent` adds a subagent).
     pub agent: Option<String>,
     /// Model used when the main one is overloaded (`--fallback-model`).
     pub fallback_model: Option<String>,
@@ -195,7 +197,7 @@ pub struct Options {
     pub verbatim_prompts: bool,
     /// Further `initialize` fields this crate has no option for, sent as
     /// given. A field an option above sets, and `subtype` and `hooks`, are
-    /// not replaced.
+    /// not replaced. Builder: [`initialize_field`](Self::initialize_field).
     pub initialize_extra: serde_json::Map<String, Value>,
 }
 
