@@ -127,7 +127,13 @@ fn default_environment() {
         None
     );
     assert_eq!(env_of(&cmd, "TRACEPARENT"), None);
-    assert_eq!(cmd.env_remove, vec![OsString::from("CLAUDECODE")]);
+    assert_eq!(
+        cmd.env_remove,
+        vec![
+            OsString::from("CLAUDECODE"),
+            OsString::from("CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP")
+        ]
+    );
     assert_eq!(cmd.cwd, None);
     assert_eq!(cmd.program, PathBuf::from("claude"));
 }
@@ -156,7 +162,7 @@ fn user_may_keep_claudecode() {
         .env("CLAUDECODE", "1")
         .to_command("claude".into(), &CommandContext::default())
         .unwrap();
-    assert!(cmd.env_remove.is_empty());
+    assert!(!cmd.env_remove.contains(&OsString::from("CLAUDECODE")));
     assert_eq!(env_of(&cmd, "CLAUDECODE"), Some("1".into()));
 }
 

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
-use claude_agent_actors::process::ProcessSpec;
+use claude_agent_actors::process::{ProcessSpec, UserAccount};
 use claude_agent_actors::stderr::OnLine;
 use claude_agent_actors::{
     DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, DEFAULT_MAX_BUFFERED_BYTES, Session, SessionConfig,
@@ -266,7 +266,8 @@ impl ClientBuilder {
             .telemetry
             .session(self.runtime.tenant.as_deref());
         let started = async {
-            let (mut config, builder, transcript) = self.session_config(trace.as_ref())?;
+            let user = super::run_as::account_for(self.options.user.as_deref()).await?;
+            let (mut config, builder, transcript) = self.session_config(trace.as_ref(), user)?;
             // Subscribed before the start: early diagnostics count too.
             let traced = trace.clone().map(|t| (t, config.subscribe_events()));
             let watched = (builder.runtime.on_diagnostic.is_some() || transcript.is_some())
@@ -307,6 +308,11 @@ impl ClientBuilder {
             client.shutdown().await;
             return Err(error);
         }
+        if client.inner.builder.options.verbatim_prompts {
+            if let Ok(Some(v)) = client.server_info().map(|i| i.claude_code_version) {
+                super::prompt::warn_if_verbatim_unsupported(&v);
+            }
+        }
         if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
             if let Some(v) = &info.claude_code_version {
                 t.set_cli_version(v);
@@ -332,10 +338,11 @@ impl ClientBuilder {
 
     /// The runtime's session config for these options; with a `trace`, its
     /// context goes into the CLI's env and its control spans around the
-    /// inbound handler.
+    /// inbound handler; with a `user`, the CLI runs as that account.
     pub(crate) fn session_config(
         mut self,
         trace: Option<&Arc<SessionTrace>>,
+        user: Option<UserAccount>,
     ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
         self.register_sdk_servers()?;
         let transcript = self
@@ -377,6 +384,7 @@ impl ClientBuilder {
         spec.env_remove = cmd.env_remove;
         spec.cwd = cmd.cwd;
         spec.session_label = self.runtime.label.clone();
+        spec.user = user;
         let initialize = self
             .options
             .initialize_request(self.callbacks.initialize_hooks_json());

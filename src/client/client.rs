@@ -14,6 +14,7 @@ use tokio::sync::{Mutex, broadcast};
 
 use super::messages::{self, Kind, Until};
 use super::observe;
+use super::prompt::{is_verbatim, mark_verbatim};
 use super::{ClientBuilder, Prompt};
 use crate::options::{Options, PermissionMode};
 use crate::protocol::{Message, ParseError, ServerInfo, UserMessage};
@@ -147,6 +148,15 @@ impl Client {
     }
 
     pub(crate) async fn send_message(&self, message: &UserMessage) -> Result<()> {
+        let stamped;
+        let message = if self.inner.builder.options.verbatim_prompts && !is_verbatim(message) {
+            let mut m = message.clone();
+            mark_verbatim(&mut m);
+            stamped = m;
+            &stamped
+        } else {
+            message
+        };
         let line = Prompt::encode(message)?;
         let trace = self.inner.telemetry.as_deref();
         if let Some(t) = trace {

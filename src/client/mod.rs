@@ -9,6 +9,7 @@ mod messages;
 mod observe;
 mod prompt;
 mod query;
+mod run_as;
 
 pub use builder::ClientBuilder;
 pub use client::Client;

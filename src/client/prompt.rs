@@ -24,12 +24,74 @@ impl Prompt {
         }
     }
 
+    /// This prompt marked `client_composed`: the CLI delivers its text as
+    /// written, with no `@path` file expansion and no slash-command
+    /// dispatch. Use it for text the end user did not type (a tenant's
+    /// relayed text, tool output, earlier turns). See
+    /// [`Options::verbatim_prompts`](crate::options::Options::verbatim_prompts)
+    /// to mark every prompt of a client.
+    ///
+    /// ```
+    /// use claude_agent::Prompt;
+    /// let p = Prompt::from("summarize @/etc/hostname").verbatim();
+    /// assert!(p.is_verbatim());
+    /// ```
+    pub fn verbatim(self) -> Self {
+        let mut message = self.into_message();
+        mark_verbatim(&mut message);
+        Self::Message(Box::new(message))
+    }
+
+    /// Whether this prompt is marked `client_composed`.
+    pub fn is_verbatim(&self) -> bool {
+        matches!(self, Self::Message(m) if is_verbatim(m))
+    }
+
     /// The frame as one NDJSON line (with `\n`).
     pub(crate) fn encode(message: &UserMessage) -> Result<bytes::Bytes, crate::Error> {
         let line = Message::User(Box::new(message.clone()))
             .to_line()
             .map_err(crate::Error::Encode)?;
         Ok(bytes::Bytes::from(line))
+    }
+}
+
+/// The wire field the CLI reads (Claude Code 2.1.248 and later; older
+/// versions ignore it and still expand the text).
+const CLIENT_COMPOSED: &str = "client_composed";
+
+/// Marks `message` so the CLI delivers its text as written.
+pub(crate) fn mark_verbatim(message: &mut UserMessage) {
+    message.extra.insert(CLIENT_COMPOSED, true.into());
+}
+
+/// Whether `message` carries `client_composed: true`.
+pub(crate) fn is_verbatim(message: &UserMessage) -> bool {
+    message.extra.get(CLIENT_COMPOSED) == Some(&serde_json::Value::Bool(true))
+}
+
+/// The first Claude Code version that honours `client_composed`.
+const VERBATIM_SINCE: (u32, u32, u32) = (2, 1, 248);
+
+/// Warns when `version` (as the CLI reports it) predates `client_composed`:
+/// such a CLI still expands `@path` and slash commands.
+pub(crate) fn warn_if_verbatim_unsupported(version: &str) {
+    if version_before(version, VERBATIM_SINCE) {
+        tracing::warn!(
+            cli_version = version,
+            "verbatim_prompts is on but this Claude Code predates 2.1.248 and ignores \
+             client_composed: prompts are still expanded"
+        );
+    }
+}
+
+/// Whether a dotted `major.minor.patch` version (suffixes ignored) is
+/// before `min`; an unparsable version is not.
+fn version_before(version: &str, min: (u32, u32, u32)) -> bool {
+    let mut parts = version.trim().split(['.', '-', ' ']).map(str::parse::<u32>);
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(Ok(a)), Some(Ok(b)), Some(Ok(c))) => (a, b, c) < min,
+        _ => false,
     }
 }
 
@@ -54,5 +116,19 @@ impl From<Vec<ContentBlock>> for Prompt {
 impl From<UserMessage> for Prompt {
     fn from(m: UserMessage) -> Self {
         Self::Message(Box::new(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_before;
+
+    #[test]
+    fn versions_before_client_composed_are_detected() {
+        assert!(version_before("2.1.247", (2, 1, 248)));
+        assert!(version_before("1.9.999", (2, 1, 248)));
+        assert!(!version_before("2.1.248", (2, 1, 248)));
+        assert!(!version_before("2.1.332 (Claude Code)", (2, 1, 248)));
+        assert!(!version_before("garbage", (2, 1, 248)));
     }
 }

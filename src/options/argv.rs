@@ -6,8 +6,8 @@ use std::ffi::{OsStr, OsString};
 use super::json::to_argv_json;
 use super::mcp::McpConfigDoc;
 use super::{
-    CommandContext, McpServers, Options, OptionsError, OutputFormat, Settings, SystemPrompt,
-    Thinking, Tools,
+    CommandContext, McpServers, Options, OptionsError, OutputFormat, SettingSource, Settings,
+    Skills, SystemPrompt, Thinking, Tools,
 };
 
 /// Accumulates argv, refusing values that cannot be passed to a process.
@@ -73,7 +73,9 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
 
     match &o.system_prompt {
         None => a.pair("--system-prompt", "".as_ref(), "system_prompt")?,
-        Some(SystemPrompt::Text(t)) => a.pair("--system-prompt", t.as_ref(), "system_prompt")?,
+        Some(SystemPrompt::Text(t) | SystemPrompt::Custom { prompt: t, .. }) => {
+            a.pair("--system-prompt", t.as_ref(), "system_prompt")?
+        }
         Some(SystemPrompt::Preset {
             append: Some(t), ..
         }) => a.pair("--append-system-prompt", t.as_ref(), "system_prompt")?,
@@ -87,10 +89,11 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
         Some(Tools::List(list)) => a.pair("--tools", list.join(",").as_ref(), "tools")?,
         Some(Tools::Preset) => a.pair("--tools", "default".as_ref(), "tools")?,
     }
-    if !o.allowed_tools.is_empty() {
+    let allowed = allowed_tools(o);
+    if !allowed.is_empty() {
         a.pair(
             "--allowedTools",
-            o.allowed_tools.join(",").as_ref(),
+            allowed.join(",").as_ref(),
             "allowed_tools",
         )?;
     }
@@ -111,8 +114,14 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
             "disallowed_tools",
         )?;
     }
+    if let Some(n) = o.task_budget {
+        a.pair("--task-budget", n.to_string().as_ref(), "task_budget")?;
+    }
     if let Some(m) = &o.model {
         a.pair("--model", m.as_ref(), "model")?;
+    }
+    if let Some(name) = &o.agent {
+        a.pair("--agent", name.as_ref(), "agent")?;
     }
     if let Some(m) = &o.fallback_model {
         a.pair("--fallback-model", m.as_ref(), "fallback_model")?;
@@ -146,8 +155,16 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     if let Some(id) = &o.session_id {
         a.eq("--session-id", id.as_ref(), "session_id")?;
     }
+    if o.persist_session == Some(false) {
+        a.flag("--no-session-persistence");
+    }
     if let Some(uuid) = &o.resume_session_at {
         a.eq("--resume-session-at", uuid.as_ref(), "resume_session_at")?;
+    }
+    // Forwarded even when empty, so the CLI rejects a malformed guard
+    // rather than the SDK silently disarming it.
+    if let Some(uuid) = &o.resume_drops_turn {
+        a.eq("--resume-drops-turn", uuid.as_ref(), "resume_drops_turn")?;
     }
     if let Some(s) = settings_value(o)? {
         a.pair("--settings", &s, "settings")?;
@@ -176,7 +193,7 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     if o.fork_session {
         a.flag("--fork-session");
     }
-    if let Some(sources) = &o.setting_sources {
+    if let Some(sources) = setting_sources(o) {
         let joined: Vec<&str> = sources.iter().map(|s| s.as_str()).collect();
         a.eq(
             "--setting-sources",
@@ -204,6 +221,14 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
         )?,
         Some(Thinking::Disabled) => a.pair("--thinking", "disabled".as_ref(), "thinking")?,
     }
+    // validate() guarantees thinking is adaptive or enabled.
+    if let Some(d) = o.thinking_display {
+        a.pair(
+            "--thinking-display",
+            d.as_str().as_ref(),
+            "thinking_display",
+        )?;
+    }
     if let Some(e) = o.effort {
         a.pair("--effort", e.as_str().as_ref(), "effort")?;
     }
@@ -214,6 +239,32 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     a.flag("--input-format");
     a.flag("stream-json");
     Ok(a.0)
+}
+
+/// `allowed_tools` plus the `Skill` rules [`Options::skills`] implies.
+fn allowed_tools(o: &Options) -> Vec<String> {
+    let mut tools = o.allowed_tools.clone();
+    let mut add = |rule: String| {
+        if !tools.contains(&rule) {
+            tools.push(rule);
+        }
+    };
+    match &o.skills {
+        None => {}
+        Some(Skills::All) => add("Skill".to_owned()),
+        Some(Skills::List(names)) => names.iter().for_each(|n| add(format!("Skill({n})"))),
+    }
+    tools
+}
+
+/// `setting_sources`, defaulting to user and project when skills are set,
+/// so the CLI discovers installed skills.
+fn setting_sources(o: &Options) -> Option<Vec<SettingSource>> {
+    match (&o.setting_sources, &o.skills) {
+        (Some(s), _) => Some(s.clone()),
+        (None, Some(_)) => Some(vec![SettingSource::User, SettingSource::Project]),
+        (None, None) => None,
+    }
 }
 
 /// The `--settings` value: passed through unless sandbox settings must be
@@ -237,11 +288,18 @@ fn settings_value(o: &Options) -> Result<Option<OsString>, OptionsError> {
             })?
         }
         Some(Settings::Path(p)) => {
-            let text = std::fs::read_to_string(p).map_err(|source| OptionsError::SettingsFile {
-                path: p.clone(),
-                source,
-            })?;
-            serde_json::from_str(&text).map_err(|source| OptionsError::Json {
+            // Read as the CLI would: relative to its cwd, BOM or not.
+            let path = match &o.cwd {
+                Some(cwd) if p.is_relative() => cwd.join(p),
+                _ => p.clone(),
+            };
+            let text =
+                std::fs::read_to_string(&path).map_err(|source| OptionsError::SettingsFile {
+                    path: path.clone(),
+                    source,
+                })?;
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+            serde_json::from_str(text).map_err(|source| OptionsError::Json {
                 what: "settings file",
                 source,
             })?
@@ -250,6 +308,10 @@ fn settings_value(o: &Options) -> Result<Option<OsString>, OptionsError> {
     let Value::Object(mut map) = parsed else {
         return Err(OptionsError::SettingsNotObject);
     };
-    map.insert("sandbox".to_owned(), sandbox.clone());
+    let sandbox = serde_json::to_value(sandbox).map_err(|source| OptionsError::Json {
+        what: "sandbox settings",
+        source,
+    })?;
+    map.insert("sandbox".to_owned(), sandbox);
     Ok(Some(to_argv_json(&Value::Object(map), "settings")?.into()))
 }

@@ -12,7 +12,7 @@ const HEAD: [&str; 5] = [
 ];
 const TAIL: [&str; 2] = ["--input-format", "stream-json"];
 
-fn argv_ctx(o: &Options, ctx: &CommandContext) -> Vec<String> {
+pub(super) fn argv_ctx(o: &Options, ctx: &CommandContext) -> Vec<String> {
     let cmd = o.to_command("claude".into(), ctx).unwrap();
     cmd.args
         .iter()
@@ -20,12 +20,12 @@ fn argv_ctx(o: &Options, ctx: &CommandContext) -> Vec<String> {
         .collect()
 }
 
-fn argv(o: Options) -> Vec<String> {
+pub(super) fn argv(o: Options) -> Vec<String> {
     argv_ctx(&o, &CommandContext::default())
 }
 
 /// The default argv with `middle` between the system prompt and the tail.
-fn with(middle: &[&str]) -> Vec<String> {
+pub(super) fn with(middle: &[&str]) -> Vec<String> {
     HEAD.iter()
         .chain(middle)
         .chain(&TAIL)
@@ -34,7 +34,7 @@ fn with(middle: &[&str]) -> Vec<String> {
 }
 
 /// The argv when the system prompt option replaces `--system-prompt ""`.
-fn prompt(middle: &[&str]) -> Vec<String> {
+pub(super) fn prompt(middle: &[&str]) -> Vec<String> {
     HEAD[..3]
         .iter()
         .chain(middle)
@@ -265,7 +265,10 @@ fn settings_pass_through_or_json() {
 
 #[test]
 fn sandbox_is_merged_into_settings() {
-    let sandbox = json!({"enabled": true});
+    let sandbox = SandboxSettings {
+        enabled: Some(true),
+        ..SandboxSettings::default()
+    };
     assert_eq!(
         argv(Options::new().sandbox(sandbox.clone())),
         with(&["--settings", r#"{"sandbox": {"enabled": true}}"#])
@@ -400,8 +403,10 @@ fn options_that_do_not_touch_argv() {
         .user("nobody")
         .enable_file_checkpointing(true)
         .agent("a", AgentDefinition::new("d", "p"))
-        .skills(["pdf"])
-        .forward_subagent_text(true);
+        .forward_subagent_text(true)
+        .verbatim_prompts(true)
+        .client_app("app/1")
+        .initialize_field("k", json!(1));
     assert_eq!(argv(o), with(&[]));
 }
 

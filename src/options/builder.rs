@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use super::{
     AgentDefinition, Effort, McpServerConfig, McpServers, Options, OutputFormat, PermissionMode,
-    SettingSource, Settings, SystemPrompt, Thinking, Tools,
+    SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay,
+    Tools,
 };
 
 fn strings<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> Vec<String> {
@@ -151,7 +152,7 @@ impl Options {
     }
 
     /// Sandbox settings, merged into the settings under `sandbox`.
-    pub fn sandbox(mut self, sandbox: Value) -> Self {
+    pub fn sandbox(mut self, sandbox: SandboxSettings) -> Self {
         self.sandbox = Some(sandbox);
         self
     }
@@ -248,15 +249,70 @@ impl Options {
         self
     }
 
-    /// Restrict the session to these skills.
+    /// Enable only these skills (empty hides them all).
     pub fn skills<I: IntoIterator<Item = S>, S: Into<String>>(mut self, skills: I) -> Self {
-        self.skills = Some(strings(skills));
+        self.skills = Some(Skills::List(strings(skills)));
+        self
+    }
+
+    /// Enable every discovered skill.
+    pub fn skills_all(mut self) -> Self {
+        self.skills = Some(Skills::All);
+        self
+    }
+
+    /// The uuid of the prompt whose turn a truncating resume discards.
+    pub fn resume_drops_turn(mut self, prompt_uuid: impl Into<String>) -> Self {
+        self.resume_drops_turn = Some(prompt_uuid.into());
+        self
+    }
+
+    /// `false`: keep the session off disk (it cannot be resumed).
+    pub fn persist_session(mut self, on: bool) -> Self {
+        self.persist_session = Some(on);
+        self
+    }
+
+    /// API-side task budget in tokens.
+    pub fn task_budget(mut self, tokens: u64) -> Self {
+        self.task_budget = Some(tokens);
+        self
+    }
+
+    /// Summarized or omitted thinking text.
+    pub fn thinking_display(mut self, display: ThinkingDisplay) -> Self {
+        self.thinking_display = Some(display);
+        self
+    }
+
+    /// Run the main thread as this agent.
+    pub fn main_agent(mut self, name: impl Into<String>) -> Self {
+        self.agent = Some(name.into());
+        self
+    }
+
+    /// Name your app in the CLI's User-Agent.
+    pub fn client_app(mut self, app: impl Into<String>) -> Self {
+        self.client_app = Some(app.into());
+        self
+    }
+
+    /// Add a field to the `initialize` request.
+    pub fn initialize_field(mut self, key: impl Into<String>, value: Value) -> Self {
+        self.initialize_extra.insert(key.into(), value);
         self
     }
 
     /// Forward subagents' text to the stream.
     pub fn forward_subagent_text(mut self, on: bool) -> Self {
         self.forward_subagent_text = on;
+        self
+    }
+
+    /// Deliver every prompt as written (no `@path` expansion, no slash
+    /// commands).
+    pub fn verbatim_prompts(mut self, on: bool) -> Self {
+        self.verbatim_prompts = on;
         self
     }
 }

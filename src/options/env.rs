@@ -9,6 +9,10 @@ const SDK_VERSION: &str = "CLAUDE_AGENT_SDK_VERSION";
 const CHECKPOINTING: &str = "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING";
 const TRACEPARENT: &str = "TRACEPARENT";
 const TRACESTATE: &str = "TRACESTATE";
+/// Names the host app in the CLI's User-Agent.
+const CLIENT_APP: &str = "CLAUDE_AGENT_SDK_CLIENT_APP";
+/// A label an outer SDK session derived for its own app; never ours.
+const DERIVED_CLIENT_APP: &str = "CLAUDE_AGENT_SDK_DERIVED_CLIENT_APP";
 /// Set by a parent Claude Code; inherited, it makes the CLI think it is nested.
 const CLAUDECODE: &str = "CLAUDECODE";
 
@@ -30,8 +34,8 @@ impl EnvPlan {
 }
 
 /// Precedence, lowest first: inherited env < our defaults (entrypoint, trace
-/// context) < the user's `env` < values the SDK owns (version, checkpointing,
-/// `PWD`).
+/// context) < the user's `env` < values the SDK owns (version, client app,
+/// checkpointing, `PWD`). The derived client-app label is always removed.
 pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     let user_sets = |name: &str| o.env.iter().any(|(k, _)| k == name);
     let mut plan = EnvPlan {
@@ -52,6 +56,9 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
         plan.put(k.clone(), v.clone());
     }
     plan.put(SDK_VERSION, env!("CARGO_PKG_VERSION"));
+    if let Some(app) = &o.client_app {
+        plan.put(CLIENT_APP, app);
+    }
     if o.enable_file_checkpointing {
         plan.put(CHECKPOINTING, "true");
     }
@@ -61,5 +68,9 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     if !user_sets(CLAUDECODE) {
         plan.remove.push(CLAUDECODE.into());
     }
+    // As in the official SDKs: an inherited or configured derived label
+    // names some other session's app.
+    plan.set.retain(|(k, _)| k != DERIVED_CLIENT_APP);
+    plan.remove.push(DERIVED_CLIENT_APP.into());
     plan
 }

@@ -65,6 +65,9 @@ pub enum OptionsError {
         /// The configured working directory.
         path: PathBuf,
     },
+    /// `thinking_display` was set without adaptive or enabled thinking.
+    #[error("thinking_display needs thinking set to adaptive or enabled")]
+    ThinkingDisplayWithoutThinking,
     /// `max_turns` was zero.
     #[error("max_turns must be at least 1")]
     ZeroMaxTurns,
@@ -105,6 +108,10 @@ pub enum OptionsError {
     /// The settings are not a JSON object, so sandbox settings cannot be merged.
     #[error("settings must be a json object to merge sandbox settings into")]
     SettingsNotObject,
+    /// The CLI cannot run as [`Options::user`](super::Options::user): no such
+    /// user, or this process may not switch to it.
+    #[error("cannot run the CLI as the configured user")]
+    User(#[source] claude_agent_actors::process::UserError),
     /// JSON could not be parsed or produced.
     #[error("invalid json in {what}")]
     Json {

@@ -2,12 +2,15 @@
 
 use serde_json::{Map, Value};
 
-use super::{Options, SystemPrompt};
+use super::{Options, Skills, SystemPrompt};
 
 impl Options {
     /// The `request` payload of the `initialize` control request:
     /// `{"subtype": "initialize", "hooks": ...}` plus, when set, `agents`,
-    /// `excludeDynamicSections`, `skills` and `forwardSubagentText: true`.
+    /// `excludeDynamicSections`, `systemPromptSnapshot`, `skills` (a list
+    /// only), `forwardSubagentText: true`, and the
+    /// [`initialize_extra`](Options::initialize_extra) fields none of these
+    /// took.
     ///
     /// `hooks` is the SDK layer's ready hook table (`null` when `None`).
     ///
@@ -41,11 +44,21 @@ impl Options {
         {
             req.insert("excludeDynamicSections".into(), (*on).into());
         }
-        if let Some(skills) = &self.skills {
+        if let Some(SystemPrompt::Custom {
+            snapshot: Some(on), ..
+        }) = &self.system_prompt
+        {
+            req.insert("systemPromptSnapshot".into(), (*on).into());
+        }
+        // `All` and unset both mean no filter on the wire.
+        if let Some(Skills::List(skills)) = &self.skills {
             req.insert("skills".into(), skills.clone().into());
         }
         if self.forward_subagent_text {
             req.insert("forwardSubagentText".into(), true.into());
+        }
+        for (key, value) in &self.initialize_extra {
+            req.entry(key.clone()).or_insert_with(|| value.clone());
         }
         Value::Object(req)
     }

@@ -3,7 +3,8 @@
 //! request ([`Options::initialize_request`]).
 //!
 //! Fields are public (read them, or set them directly); every field also has
-//! a consuming builder method of the same name:
+//! a consuming builder method, of the same name except where noted on the
+//! field:
 //!
 //! ```
 //! use claude_agent::options::{CommandContext, Options, PermissionMode};
@@ -45,11 +46,14 @@ mod error;
 mod initialize;
 mod json;
 mod mcp;
+mod sandbox;
 mod types;
 mod validate;
 
 #[cfg(test)]
 mod argv_tests;
+#[cfg(test)]
+mod newer_options_tests;
 #[cfg(test)]
 mod validate_tests;
 
@@ -57,8 +61,10 @@ pub use agent::AgentDefinition;
 pub use command::{CliCommand, CommandContext};
 pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
+pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
-    Effort, OutputFormat, PermissionMode, SettingSource, Settings, SystemPrompt, Thinking, Tools,
+    Effort, OutputFormat, PermissionMode, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, Tools,
 };
 
 use serde_json::Value;
@@ -99,14 +105,29 @@ pub struct Options {
     pub session_id: Option<String>,
     /// Resume only up to this message (`--resume-session-at=UUID`).
     pub resume_session_at: Option<String>,
+    /// With `resume_session_at`: the uuid of the user prompt whose turn the
+    /// truncating resume discards (`--resume-drops-turn=UUID`). The CLI
+    /// then refuses the resume ("Resume rejected by --resume-drops-turn:")
+    /// when anything else would be dropped with it.
+    pub resume_drops_turn: Option<String>,
+    /// `Some(false)`: do not write the session to disk; it cannot be resumed
+    /// (`--no-session-persistence`). Unset or `true`: the CLI persists.
+    pub persist_session: Option<bool>,
     /// Resume into a new session id instead of appending (`--fork-session`).
     pub fork_session: bool,
     /// Maximum agentic turns (`--max-turns N`); must be at least 1.
     pub max_turns: Option<u32>,
     /// Spending cap in USD (`--max-budget-usd X`); finite and non-negative.
     pub max_budget_usd: Option<f64>,
+    /// API-side task budget in tokens (`--task-budget N`): the model sees
+    /// what remains and paces itself.
+    pub task_budget: Option<u64>,
     /// Model (`--model`).
     pub model: Option<String>,
+    /// Run the main thread as this agent (`--agent NAME`): one of
+    /// [`agents`](Self::agents) or an agent the CLI discovers. Builder:
+    /// [`main_agent`](Self::main_agent) (`agent` adds a subagent).
+    pub agent: Option<String>,
     /// Model used when the main one is overloaded (`--fallback-model`).
     pub fallback_model: Option<String>,
     /// API beta headers (`--betas a,b`).
@@ -114,7 +135,7 @@ pub struct Options {
     /// Extra settings (`--settings`).
     pub settings: Option<Settings>,
     /// Sandbox settings, merged into the settings JSON under `sandbox`.
-    pub sandbox: Option<Value>,
+    pub sandbox: Option<SandboxSettings>,
     /// Extra directories the tools may access (`--add-dir D`, repeated).
     pub add_dirs: Vec<PathBuf>,
     /// Emit `stream_event` partial messages (`--include-partial-messages`).
@@ -128,6 +149,9 @@ pub struct Options {
     pub plugins: Vec<PathBuf>,
     /// Extended thinking.
     pub thinking: Option<Thinking>,
+    /// Summarized or omitted thinking text (`--thinking-display`); needs
+    /// `thinking` adaptive or enabled.
+    pub thinking_display: Option<ThinkingDisplay>,
     /// Reasoning effort (`--effort`).
     pub effort: Option<Effort>,
     /// Structured output (`--json-schema`).
@@ -135,24 +159,46 @@ pub struct Options {
     /// Flags this crate does not know, in order: `(name, value)` becomes
     /// `--name`, `--name value`, or `--name=value` when value starts with `-`.
     pub extra_args: Vec<(String, Option<String>)>,
+    /// Names your app in the CLI's User-Agent (`CLAUDE_AGENT_SDK_CLIENT_APP`,
+    /// e.g. `my-app/1.0`); wins over the same variable in `env`.
+    pub client_app: Option<String>,
     /// Environment variables for the CLI, over the inherited ones.
     pub env: Vec<(OsString, OsString)>,
     /// Working directory of the CLI; must exist.
     pub cwd: Option<PathBuf>,
     /// Path to the CLI; unset means [discovery](crate::discovery).
     pub cli_path: Option<PathBuf>,
-    /// Run the CLI as this user; applied by the layer that spawns it.
+    /// Run the CLI as this OS user (a login name or a numeric uid): its uid,
+    /// gid and groups, with `HOME`, `USER` and `LOGNAME` set from its
+    /// account unless `env` sets them. Needs root (or `CAP_SETUID` and
+    /// `CAP_SETGID`); applied when the client spawns the CLI, which fails
+    /// with [`OptionsError::User`] when the user is unknown or the switch
+    /// is not allowed. Linux only.
     pub user: Option<String>,
     /// Let the CLI checkpoint files for `rewind_files`
     /// (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
     pub enable_file_checkpointing: bool,
     /// Programmatic subagents, sent in `initialize`.
     pub agents: Vec<(String, AgentDefinition)>,
-    /// Skills the session may use, sent in `initialize`; unset means all.
-    pub skills: Option<Vec<String>>,
+    /// Skills the session may use (see [`Skills`]); unset leaves the CLI's
+    /// defaults untouched.
+    pub skills: Option<Skills>,
     /// Forward subagents' text to the stream (`forwardSubagentText` in
     /// `initialize`).
     pub forward_subagent_text: bool,
+    /// Send every user message marked `client_composed`, so the CLI delivers
+    /// its text as written: no `@path` file expansion, no slash commands.
+    /// For text the end user did not type. While on, no message can opt
+    /// out; for per-message control leave it off and use
+    /// [`Prompt::verbatim`](crate::Prompt::verbatim). The CLI then also
+    /// skips the context it attaches at the start of a turn (nested
+    /// `CLAUDE.md`, skill listings, reminders) until the turn's first tool
+    /// call. Claude Code 2.1.248 or later; older versions ignore it.
+    pub verbatim_prompts: bool,
+    /// Further `initialize` fields this crate has no option for, sent as
+    /// given. A field an option above sets, and `subtype` and `hooks`, are
+    /// not replaced. Builder: [`initialize_field`](Self::initialize_field).
+    pub initialize_extra: serde_json::Map<String, Value>,
 }
 
 impl Options {

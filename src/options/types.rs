@@ -36,6 +36,17 @@ pub enum SystemPrompt {
     },
     /// Read the system prompt from a file (`--system-prompt-file`).
     File(PathBuf),
+    /// Replace the system prompt with this text, like [`Text`](Self::Text),
+    /// and say whether the session keeps the prompt it recorded on its first
+    /// request (`systemPromptSnapshot` in `initialize`).
+    Custom {
+        /// The system prompt (`--system-prompt`).
+        prompt: String,
+        /// `true`: every later request, resumes included, sends the recorded
+        /// prompt until compaction; `false`: rebuilt on every request; unset:
+        /// the CLI's default (recorded). Claude Code 2.1.257 or later.
+        snapshot: Option<bool>,
+    },
 }
 
 impl SystemPrompt {
@@ -117,6 +128,46 @@ pub enum Thinking {
     },
     /// No extended thinking (`--thinking disabled`).
     Disabled,
+}
+
+/// Whether thinking text comes back summarized or omitted
+/// (`--thinking-display`); recent models omit it unless asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum ThinkingDisplay {
+    /// `summarized`: thinking blocks carry summarized text.
+    Summarized,
+    /// `omitted`: thinking blocks carry only a signature.
+    Omitted,
+}
+
+impl ThinkingDisplay {
+    /// The CLI's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Summarized => "summarized",
+            Self::Omitted => "omitted",
+        }
+    }
+}
+
+/// Which skills the session may use.
+///
+/// Either form also allows the `Skill` tool for them (`Skill` or
+/// `Skill(name)` in `--allowedTools`) and, when
+/// [`setting_sources`](super::Options::setting_sources) is unset, loads the
+/// `user` and `project` settings so the CLI discovers installed skills.
+/// This filters the model's listing; it is not a sandbox (skill files stay
+/// readable with Read or Bash).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Skills {
+    /// Every discovered skill.
+    All,
+    /// Only these skills (directory name, or `plugin:skill`); sent in
+    /// `initialize`. Empty hides every skill.
+    List(Vec<String>),
 }
 
 /// Reasoning effort (`--effort`).

@@ -2,7 +2,7 @@
 
 use std::ffi::OsStr;
 
-use super::{CommandContext, McpServers, Options, OptionsError, Tools};
+use super::{CommandContext, McpServers, Options, OptionsError, Skills, Thinking, Tools};
 
 /// A name that goes into a comma-separated list or stands alone after a flag.
 fn check_name(option: &'static str, name: &str) -> Result<(), OptionsError> {
@@ -28,6 +28,35 @@ fn check_name(option: &'static str, name: &str) -> Result<(), OptionsError> {
 
 fn check_names(option: &'static str, names: &[String]) -> Result<(), OptionsError> {
     names.iter().try_for_each(|n| check_name(option, n))
+}
+
+/// A skill name, which becomes a `Skill(name)` rule in `--allowedTools`:
+/// the CLI splits rules on commas and spaces outside parentheses and does
+/// not unescape before splitting, so delimiters cannot pass through.
+fn check_skill_name(name: &str) -> Result<(), OptionsError> {
+    check_name("skills", name)?;
+    let reason = if name.trim() != name {
+        "has leading or trailing whitespace, which never matches"
+    } else if name.contains(['(', ')']) || name.chars().any(char::is_control) {
+        "contains a parenthesis or a control character"
+    } else if name.contains('\u{feff}') {
+        "contains a byte-order mark"
+    } else if name == "*" {
+        "is '*'; use Skills::All for every skill"
+    } else if name.ends_with(":*") || name.ends_with(" *") {
+        "is a wildcard; list each skill by its exact name"
+    } else if name.starts_with('/') {
+        "starts with '/'; give the skill's name, not its slash command"
+    } else if name.contains("\\\\") || name.ends_with('\\') {
+        "has consecutive or trailing backslashes"
+    } else {
+        return Ok(());
+    };
+    Err(OptionsError::InvalidName {
+        option: "skills",
+        name: name.to_owned(),
+        reason,
+    })
 }
 
 /// A value passed as a separate argv element, where a leading `-` is refused.
@@ -104,8 +133,19 @@ impl Options {
         check_names("allowed_tools", &self.allowed_tools)?;
         check_names("disallowed_tools", &self.disallowed_tools)?;
         check_names("betas", &self.betas)?;
-        if let Some(skills) = &self.skills {
-            check_names("skills", skills)?;
+        if let Some(Skills::List(skills)) = &self.skills {
+            skills.iter().try_for_each(|n| check_skill_name(n))?;
+        }
+        if let Some(a) = &self.agent {
+            check_flag_value("agent", a)?;
+        }
+        if self.thinking_display.is_some()
+            && !matches!(
+                self.thinking,
+                Some(Thinking::Adaptive | Thinking::Enabled { .. })
+            )
+        {
+            return Err(OptionsError::ThinkingDisplayWithoutThinking);
         }
         if let Some(name) = &self.permission_prompt_tool_name {
             if ctx.permission_callback {

@@ -205,7 +205,10 @@ fn nul_bytes_in_argv_values_are_rejected() {
 
 #[test]
 fn sandbox_needs_readable_object_settings() {
-    let sandbox = serde_json::json!({"enabled": true});
+    let sandbox = SandboxSettings {
+        enabled: Some(true),
+        ..SandboxSettings::default()
+    };
     let missing = Options::new()
         .settings(Settings::Path("/nonexistent/s.json".into()))
         .sandbox(sandbox.clone());

@@ -31,6 +31,9 @@
 //! - **Group kill after reaping.** Once the leader is reaped and its group is
 //!   empty, the kernel may reuse the number. `kill_group_remnants` and
 //!   `Drop` signal the group after reaping; do it promptly.
+//! - **Another user.** [`ProcessSpec::user`] runs the CLI as another OS
+//!   user (see [`resolve_user`]); that spawn forks, as `posix_spawn` cannot
+//!   change ids.
 //! - Everything spawned and not yet reaped is listed by [`live_processes`].
 //!
 //! ```no_run
@@ -52,6 +55,7 @@ mod registry;
 mod spec;
 mod sys;
 mod threads;
+mod user;
 
 pub use child::ChildProcess;
 pub use control::ProcessControl;
@@ -59,6 +63,7 @@ pub use exit::{ExitInfo, Signal, signal_name};
 pub use keeper::{keeper_pid, registered_groups};
 pub use registry::{ProcessInfo, live_processes};
 pub use spec::ProcessSpec;
+pub use user::{UserAccount, UserError, resolve_user};
 
 /// Spawns `spec` in its own process group with piped stdio.
 ///

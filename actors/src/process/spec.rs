@@ -30,6 +30,11 @@ pub struct ProcessSpec {
     pub parent_death_signal: bool,
     /// A label shown in [`live_processes`](super::live_processes).
     pub session_label: Option<String>,
+    /// Run as this user (see [`resolve_user`](super::resolve_user)): its
+    /// groups, gid and uid are set in the child before `exec`, and `HOME`,
+    /// `USER` and `LOGNAME` are set unless `env` sets them. Such a spawn
+    /// forks instead of using `posix_spawn`, which cannot change ids.
+    pub user: Option<super::UserAccount>,
 }
 
 impl ProcessSpec {
@@ -44,17 +49,26 @@ impl ProcessSpec {
             cwd: None,
             parent_death_signal: true,
             session_label: None,
+            user: None,
         }
     }
 
     /// Builds the std command: own process group, all stdio piped. `kept`:
-    /// the keeper guards the group, so no `pre_exec` hook is needed and std
-    /// spawns with `posix_spawn` instead of `fork`.
+    /// the keeper guards the group, so no parent-death hook is needed and,
+    /// unless a `user` switch adds its hook, std spawns with `posix_spawn`
+    /// instead of `fork`.
     pub(crate) fn command(&self, kept: bool) -> std::process::Command {
         let mut cmd = std::process::Command::new(&self.program);
         cmd.args(&self.args);
         for key in &self.env_remove {
             cmd.env_remove(key);
+        }
+        if let Some(user) = &self.user {
+            // Before `env`, so the spec's own values win.
+            cmd.env("HOME", &user.home)
+                .env("USER", &user.name)
+                .env("LOGNAME", &user.name);
+            super::sys::switch_user(&mut cmd, user);
         }
         for (key, value) in &self.env {
             cmd.env(key, value);

@@ -26,7 +26,8 @@ pub const EXIT_TIMEOUT: i32 = 4;
 pub const ENV_SCRIPT: &str = "FAKE_CLAUDE_SCRIPT";
 /// Env var: the script inline, as JSON.
 pub const ENV_SCRIPT_JSON: &str = "FAKE_CLAUDE_SCRIPT_JSON";
-/// Env var: file that receives every stdin line (plus `.argv` / `.env`).
+/// Env var: file that receives every stdin line (plus `.argv`, `.env` and
+/// `.ids`: `{"uid":..,"gid":..,"groups":[..]}` of the fake CLI process).
 pub const ENV_RECORD: &str = "FAKE_CLAUDE_RECORD";
 /// Env var: file that receives the fake CLI's pid at start.
 pub const ENV_PID_FILE: &str = "FAKE_CLAUDE_PID_FILE";
@@ -111,8 +112,11 @@ fn record_start(record: &Path, args: &[OsString]) -> Option<std::fs::File> {
         Path::new(&side),
         serde_json::Value::Object(env).to_string().as_bytes(),
     );
-    if let Err(e) = argv_res.and(env_res) {
-        output::note(&format!("writing argv/env records failed: {e}"));
+    let mut side = record.as_os_str().to_owned();
+    side.push(".ids");
+    let ids_res = write_atomic(Path::new(&side), ids_json().as_bytes());
+    if let Err(e) = argv_res.and(env_res).and(ids_res) {
+        output::note(&format!("writing argv/env/ids records failed: {e}"));
     }
     match OpenOptions::new().create(true).append(true).open(record) {
         Ok(f) => Some(f),
@@ -121,6 +125,16 @@ fn record_start(record: &Path, args: &[OsString]) -> Option<std::fs::File> {
             None
         }
     }
+}
+
+/// The process's real uid, gid and supplementary groups, as JSON.
+fn ids_json() -> String {
+    use rustix::process::{getgid, getgroups, getuid};
+    let groups: Vec<u32> = getgroups()
+        .map(|g| g.into_iter().map(|g| g.as_raw()).collect())
+        .unwrap_or_default();
+    serde_json::json!({"uid": getuid().as_raw(), "gid": getgid().as_raw(), "groups": groups})
+        .to_string()
 }
 
 /// Writes `bytes` to a temporary sibling and renames it over `path`, so a
