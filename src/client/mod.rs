@@ -5,6 +5,7 @@
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
+mod controls;
 mod messages;
 mod observe;
 mod prompt;
@@ -12,5 +13,6 @@ mod query;
 
 pub use builder::ClientBuilder;
 pub use client::Client;
+pub use controls::{ContextDetail, SettingsFile};
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};

@@ -90,6 +90,7 @@ pub use blocks::{
     TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
 };
 pub use content::{Content, ContentBlock};
+pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
 pub use control::hook_input::session::{
     ConfigChangeInput, InstructionsLoadedInput, ModelSwitchInput, PostCompactInput,
@@ -124,8 +125,14 @@ pub use control::permission::{
     DirectoriesUpdate, ModeUpdate, PermissionBehavior, PermissionRequest, PermissionResult,
     PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
 };
+pub use control::replies::{
+    BackgroundTasksReply, InterruptReceipt, McpServerInfo, McpStatusReply, PermissionModeReply,
+    ReloadPluginsReply, ReloadSkillsReply, RewindFilesResult,
+};
 pub use control::requests::{
-    EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
+    ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
+    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
+    StopTask, UpdateSettings,
 };
 pub use control::{
     ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,
