@@ -166,6 +166,8 @@ wire_struct! {
         name: opt String = "name",
         /// `connected`, `failed`, `pending`, ...
         status: opt String = "status",
+        /// Where it is configured.
+        source: opt String = "source",
     }
 }
 
@@ -177,6 +179,10 @@ wire_struct! {
         name: opt String = "name",
         /// Where it was loaded from.
         path: opt String = "path",
+        /// Its declared version.
+        version: opt String = "version",
+        /// What provided it.
+        source: opt String = "source",
     }
 }
 
