@@ -160,3 +160,42 @@ async fn supported_commands_and_models_come_from_the_initialize_reply() {
     assert!(agents.iter().all(|a| a.name.is_some()), "{agents:?}");
     shutdown(&client).await;
 }
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn rewind_files_dry_run_reports_the_change_and_the_rewind_undoes_it() {
+    let script = |cwd: &std::path::Path| {
+        ModelScript::new()
+            .reply(Reply::tool_use(
+                "toolu_w",
+                "Write",
+                json!({"file_path": cwd.join("made.txt"), "content": "new\n"}),
+            ))
+            .reply(Reply::text("Written."))
+    };
+    let Some(rig) = Rig::start_with(script).await else {
+        return;
+    };
+    let options = rig
+        .options()
+        .enable_file_checkpointing(true)
+        .permission_mode(PermissionMode::AcceptEdits);
+    let client = rig.connect(options).await;
+    let mut prompt = claude_agent::protocol::UserMessage::prompt("write a file");
+    let uuid = "6f1c9a52-3c1e-4f7e-9d2a-0b8e5a4c7d10";
+    prompt.uuid = Some(uuid.to_owned());
+    client.send(prompt).await.unwrap();
+    turn(&client).await;
+    assert!(rig.cwd_has("made.txt"), "the write did not run");
+
+    let dry = client.rewind_files_dry_run(uuid).await.unwrap();
+    assert_eq!(dry.can_rewind, Some(true), "{dry:?}");
+    let changed = dry.files_changed.clone().unwrap_or_default();
+    assert!(changed.iter().any(|f| f.ends_with("made.txt")), "{dry:?}");
+    assert!(rig.cwd_has("made.txt"), "a dry run changed nothing");
+
+    let done = client.rewind_files(uuid).await.unwrap();
+    assert_eq!(done.can_rewind, Some(true), "{done:?}");
+    assert!(!rig.cwd_has("made.txt"), "the rewind removed the new file");
+    shutdown(&client).await;
+}
