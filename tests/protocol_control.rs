@@ -256,3 +256,77 @@ fn json_rpc_envelopes() {
         assert_eq!(m.message.unwrap().kind(), kind, "{msg}");
     }
 }
+
+#[test]
+fn outbound_requests_of_the_typed_controls_parse_into_their_variants() {
+    let line = |request: &str| {
+        format!(r#"{{"type":"control_request","request_id":"req_1","request":{request}}}"#)
+    };
+    let p = request(
+        &line(r#"{"subtype":"interrupt","cancel_queued":true}"#),
+        "control_request/interrupt",
+    );
+    assert!(matches!(p, ControlRequestPayload::Interrupt(i) if i.cancel_queued == Some(true)));
+    let p = request(
+        &line(r#"{"subtype":"rewind_files","user_message_id":"m","dry_run":true}"#),
+        "control_request/rewind_files",
+    );
+    assert!(matches!(p, ControlRequestPayload::RewindFiles(r) if r.dry_run == Some(true)));
+    let p = request(
+        &line(r#"{"subtype":"get_context_usage","detail":"summary"}"#),
+        "control_request/get_context_usage",
+    );
+    assert!(
+        matches!(p, ControlRequestPayload::GetContextUsage(g) if g.detail.as_deref() == Some("summary"))
+    );
+    let p = request(
+        &line(
+            r#"{"subtype":"set_max_thinking_tokens","max_thinking_tokens":null,"thinking_display":"omitted"}"#,
+        ),
+        "control_request/set_max_thinking_tokens",
+    );
+    assert!(
+        matches!(p, ControlRequestPayload::SetMaxThinkingTokens(t) if t.max_thinking_tokens.is_none() && t.thinking_display.as_deref() == Some("omitted"))
+    );
+    let p = request(
+        &line(r#"{"subtype":"apply_flag_settings","settings":{"model":"m"}}"#),
+        "control_request/apply_flag_settings",
+    );
+    assert!(
+        matches!(p, ControlRequestPayload::ApplyFlagSettings(a) if a.settings.as_ref().unwrap()["model"] == "m")
+    );
+    let p = request(
+        &line(
+            r#"{"subtype":"update_settings","source":"userSettings","settings":{"effortLevel":"high"}}"#,
+        ),
+        "control_request/update_settings",
+    );
+    assert!(
+        matches!(p, ControlRequestPayload::UpdateSettings(u) if u.source.as_deref() == Some("userSettings"))
+    );
+    let p = request(
+        &line(r#"{"subtype":"reload_plugins","hold_on_cache_impact":true,"refuse_if_busy":true}"#),
+        "control_request/reload_plugins",
+    );
+    assert!(matches!(p, ControlRequestPayload::ReloadPlugins(r) if r.refuse_if_busy == Some(true)));
+    let p = request(
+        &line(r#"{"subtype":"background_tasks","tool_use_id":"toolu_1"}"#),
+        "control_request/background_tasks",
+    );
+    assert!(
+        matches!(p, ControlRequestPayload::BackgroundTasks(b) if b.tool_use_id.as_deref() == Some("toolu_1"))
+    );
+    for (body, kind) in [
+        (
+            r#"{"subtype":"reload_skills"}"#,
+            "control_request/reload_skills",
+        ),
+        (
+            r#"{"subtype":"get_settings"}"#,
+            "control_request/get_settings",
+        ),
+    ] {
+        let p = request(&line(body), kind);
+        assert!(!matches!(p, ControlRequestPayload::Other { .. }), "{kind}");
+    }
+}

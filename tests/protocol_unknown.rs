@@ -30,8 +30,8 @@ fn unknown_types_are_values() {
     round_trip(r#"{"a":1,"type":"brand_new","b":2}"#, "unknown/brand_new");
 
     let f = round_trip(
-        r#"{"type":"system","subtype":"thinking_tokens","tokens":12,"uuid":"u"}"#,
-        "system/thinking_tokens",
+        r#"{"type":"system","subtype":"brand_new_subtype","tokens":12,"uuid":"u"}"#,
+        "system/brand_new_subtype",
     );
     assert!(matches!(
         f,

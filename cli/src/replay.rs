@@ -181,6 +181,10 @@ struct Record<'a> {
     error: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     file: Option<&'a str>,
+    /// Set on a frame whose kind this version does not model, so a reader
+    /// finds each one without re-parsing.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unknown: bool,
 }
 
 /// The last `--json` output line.
@@ -226,6 +230,7 @@ impl<W: Write> Output<W> {
                 kind: &kind,
                 error: None,
                 file: self.name_files.then_some(file),
+                unknown: is_unknown(frame),
             });
         }
         self.render.frame(&mut self.w, frame)
@@ -238,6 +243,7 @@ impl<W: Write> Output<W> {
                 kind: "error",
                 error: Some(why),
                 file: self.name_files.then_some(file),
+                unknown: false,
             });
         }
         writeln!(self.w, "!! line {line}: {why}")
@@ -250,6 +256,7 @@ impl<W: Write> Output<W> {
                 kind: "error",
                 error: Some(why),
                 file: Some(file),
+                unknown: false,
             });
         }
         writeln!(self.w, "!! {file}: {why}")

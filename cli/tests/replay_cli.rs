@@ -252,3 +252,56 @@ fn usage_errors_exit_64() {
         .unwrap();
     assert_eq!(out.status.code(), Some(64));
 }
+
+#[test]
+fn json_marks_each_unknown_frame_on_its_own_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mixed = write_temp(
+        &dir,
+        "mixed.ndjson",
+        b"{\"type\":\"keep_alive\"}\n\
+          {\"type\":\"brand_new\"}\n\
+          {\"type\":\"system\",\"subtype\":\"hook_progress\",\"hook_id\":\"h\"}\n\
+          {\"type\":\"system\",\"subtype\":\"brand_new_subtype\"}\n\
+          {\"type\":\"control_request\",\"request_id\":\"r\",\"request\":{\"subtype\":\"teleport\"}}\n",
+    );
+    let lines = json_lines(&replay(&["--json", &mixed], None));
+    let flags: Vec<_> = lines[..5]
+        .iter()
+        .map(|l| (l["kind"].as_str().unwrap(), l.get("unknown").cloned()))
+        .collect();
+    assert_eq!(
+        flags,
+        [
+            ("keep_alive", None),
+            ("unknown/brand_new", Some(Value::Bool(true))),
+            ("system/hook_progress", None),
+            ("system/brand_new_subtype", Some(Value::Bool(true))),
+            ("control_request/teleport", Some(Value::Bool(true))),
+        ]
+    );
+    assert_eq!(lines[5]["unknown"], 3, "the summary counts the same frames");
+}
+
+#[test]
+fn every_fixture_replays_with_zero_unknown_frames() {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(fixtures()).unwrap() {
+        let path = entry.unwrap().path().join("stdout.ndjson");
+        files.push(path.to_str().unwrap().to_owned());
+    }
+    let args: Vec<&str> = ["--json"]
+        .into_iter()
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let lines = json_lines(&replay(&args, None));
+    let (summary, frames) = lines.split_last().unwrap();
+    assert!(frames.len() > 100, "{} frames", frames.len());
+    let marked: Vec<_> = frames
+        .iter()
+        .filter(|l| l.get("unknown").is_some())
+        .collect();
+    assert!(marked.is_empty(), "{marked:?}");
+    assert_eq!(summary["unknown"], 0);
+    assert_eq!(summary["errors"], 0);
+}

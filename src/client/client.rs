@@ -9,14 +9,14 @@ use claude_agent_actors::{
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
 
 use super::messages::{self, Kind, Until};
 use super::observe;
 use super::prompt::{is_verbatim, mark_verbatim};
 use super::{ClientBuilder, Prompt};
-use crate::options::{Options, PermissionMode};
+use crate::options::Options;
 use crate::protocol::{Message, ParseError, ServerInfo, UserMessage};
 use crate::telemetry::{self, SessionTrace};
 use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
@@ -250,62 +250,6 @@ impl Client {
             ));
         }
         Ok(result?)
-    }
-
-    /// Interrupts the running turn; it ends with an `error_during_execution`
-    /// result.
-    pub async fn interrupt(&self) -> Result<Value> {
-        self.control(json!({"subtype": "interrupt"}), None).await
-    }
-
-    /// Changes the permission mode for the following tool calls.
-    pub async fn set_permission_mode(&self, mode: PermissionMode) -> Result<()> {
-        let request = json!({"subtype": "set_permission_mode", "mode": mode.as_str()});
-        self.control(request, None).await.map(drop)
-    }
-
-    /// Changes the model (`None`: back to the default).
-    pub async fn set_model(&self, model: Option<&str>) -> Result<()> {
-        self.control(json!({"subtype": "set_model", "model": model}), None)
-            .await
-            .map(drop)
-    }
-
-    /// Restores files to their state at a user message (needs file
-    /// checkpointing on).
-    pub async fn rewind_files(&self, user_message_id: &str) -> Result<()> {
-        let request = json!({"subtype": "rewind_files", "user_message_id": user_message_id});
-        self.control(request, None).await.map(drop)
-    }
-
-    /// The MCP servers' status (`{"mcpServers": [...]}`).
-    pub async fn mcp_status(&self) -> Result<Value> {
-        self.control(json!({"subtype": "mcp_status"}), None).await
-    }
-
-    /// The context window's usage by category.
-    pub async fn get_context_usage(&self) -> Result<Value> {
-        self.control(json!({"subtype": "get_context_usage"}), None)
-            .await
-    }
-
-    /// Reconnects an MCP server.
-    pub async fn mcp_reconnect(&self, server_name: &str) -> Result<()> {
-        let request = json!({"subtype": "mcp_reconnect", "serverName": server_name});
-        self.control(request, None).await.map(drop)
-    }
-
-    /// Enables or disables an MCP server.
-    pub async fn mcp_toggle(&self, server_name: &str, enabled: bool) -> Result<()> {
-        let request =
-            json!({"subtype": "mcp_toggle", "serverName": server_name, "enabled": enabled});
-        self.control(request, None).await.map(drop)
-    }
-
-    /// Stops a background task.
-    pub async fn stop_task(&self, task_id: &str) -> Result<()> {
-        let request = json!({"subtype": "stop_task", "task_id": task_id});
-        self.control(request, None).await.map(drop)
     }
 
     /// The CLI's `initialize` reply: commands, agents, models, account,

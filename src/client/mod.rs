@@ -5,6 +5,7 @@
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
+mod controls;
 mod messages;
 mod observe;
 mod prompt;
@@ -13,5 +14,6 @@ mod run_as;
 
 pub use builder::ClientBuilder;
 pub use client::Client;
+pub use controls::{ContextDetail, SettingsFile};
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};

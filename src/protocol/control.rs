@@ -6,11 +6,13 @@
 //! answer, so [`ControlSuccess::response`] is kept as [`RawJson`] and decoded
 //! by whoever waits for it.
 
+pub mod context_usage;
 pub mod hook_input;
 pub mod hook_output;
 pub mod initialize;
 pub mod mcp;
 pub mod permission;
+pub mod replies;
 pub mod requests;
 
 use serde::Serialize;
@@ -20,7 +22,9 @@ use self::initialize::InitializeRequest;
 use self::mcp::McpMessageRequest;
 use self::permission::PermissionRequest;
 use self::requests::{
-    EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
+    ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
+    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
+    StopTask, UpdateSettings,
 };
 use super::{EncodeError, RawJson};
 
@@ -40,7 +44,7 @@ tagged_enum! {
         /// SDK -> CLI: start the session (hooks, agents, ...).
         Initialize(InitializeRequest) = "initialize",
         /// SDK -> CLI: stop the current turn.
-        Interrupt(EmptyRequest) = "interrupt",
+        Interrupt(Interrupt) = "interrupt",
         /// SDK -> CLI: change the permission mode.
         SetPermissionMode(SetPermissionMode) = "set_permission_mode",
         /// SDK -> CLI: change the model.
@@ -50,13 +54,27 @@ tagged_enum! {
         /// SDK -> CLI: report MCP server status.
         McpStatus(EmptyRequest) = "mcp_status",
         /// SDK -> CLI: report context window usage.
-        GetContextUsage(EmptyRequest) = "get_context_usage",
+        GetContextUsage(GetContextUsage) = "get_context_usage",
         /// SDK -> CLI: reconnect an MCP server.
         McpReconnect(McpReconnect) = "mcp_reconnect",
         /// SDK -> CLI: enable or disable an MCP server.
         McpToggle(McpToggle) = "mcp_toggle",
         /// SDK -> CLI: stop a background task.
         StopTask(StopTask) = "stop_task",
+        /// SDK -> CLI: set the thinking budget and display.
+        SetMaxThinkingTokens(SetMaxThinkingTokens) = "set_max_thinking_tokens",
+        /// SDK -> CLI: merge settings into the session's flag layer.
+        ApplyFlagSettings(ApplyFlagSettings) = "apply_flag_settings",
+        /// SDK -> CLI: write settings to a settings file.
+        UpdateSettings(UpdateSettings) = "update_settings",
+        /// SDK -> CLI: the effective and per-source settings.
+        GetSettings(EmptyRequest) = "get_settings",
+        /// SDK -> CLI: reload plugins from disk.
+        ReloadPlugins(ReloadPlugins) = "reload_plugins",
+        /// SDK -> CLI: reload skills from disk.
+        ReloadSkills(EmptyRequest) = "reload_skills",
+        /// SDK -> CLI: move foreground tasks to the background.
+        BackgroundTasks(BackgroundTasks) = "background_tasks",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
         /// CLI -> SDK: run a registered hook callback.

@@ -77,6 +77,14 @@ fn write_message<M: SerializeMap>(m: &mut M, msg: &Message) -> Result<(), M::Err
         Message::RateLimitEvent(e) => write_typed(m, "rate_limit_event", &**e),
         Message::ConversationReset(e) => write_typed(m, "conversation_reset", &**e),
         Message::TranscriptMirror(e) => write_typed(m, "transcript_mirror", &**e),
+        Message::ToolProgress(e) => write_typed(m, "tool_progress", &**e),
+        Message::ToolUseSummary(e) => write_typed(m, "tool_use_summary", &**e),
+        Message::AuthStatus(e) => write_typed(m, "auth_status", &**e),
+        Message::PromptSuggestion(e) => write_typed(m, "prompt_suggestion", &**e),
+        Message::ActiveGoal(e) => write_typed(m, "active_goal", &**e),
+        Message::ApiMetrics(e) => write_typed(m, "api_metrics", &**e),
+        Message::CommandLifecycle(e) => write_typed(m, "command_lifecycle", &**e),
+        Message::KeepAlive(e) => write_typed(m, "keep_alive", &**e),
         Message::Unknown { raw, .. } => raw.iter().try_for_each(|(k, v)| m.serialize_entry(k, v)),
     }
 }
@@ -122,6 +130,22 @@ fn message_rest<'de, A: MapAccess<'de>>(
         "transcript_mirror" => {
             Message::TranscriptMirror(Box::new(wire::visit_struct(map, pending, &tags)?))
         }
+        "tool_progress" => {
+            Message::ToolProgress(Box::new(wire::visit_struct(map, pending, &tags)?))
+        }
+        "tool_use_summary" => {
+            Message::ToolUseSummary(Box::new(wire::visit_struct(map, pending, &tags)?))
+        }
+        "auth_status" => Message::AuthStatus(Box::new(wire::visit_struct(map, pending, &tags)?)),
+        "prompt_suggestion" => {
+            Message::PromptSuggestion(Box::new(wire::visit_struct(map, pending, &tags)?))
+        }
+        "active_goal" => Message::ActiveGoal(Box::new(wire::visit_struct(map, pending, &tags)?)),
+        "api_metrics" => Message::ApiMetrics(Box::new(wire::visit_struct(map, pending, &tags)?)),
+        "command_lifecycle" => {
+            Message::CommandLifecycle(Box::new(wire::visit_struct(map, pending, &tags)?))
+        }
+        "keep_alive" => Message::KeepAlive(Box::new(wire::visit_struct(map, pending, &tags)?)),
         _ => {
             let mut b = RawBuilder::new(kind);
             b.seed_tags(&tags);

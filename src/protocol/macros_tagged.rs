@@ -1,6 +1,7 @@
 //! `tagged_enum!`: an enum chosen by a string tag (`type`, `subtype`,
 //! `hook_event_name`, ...), with an `Other`-style variant that keeps unknown
-//! tags as raw JSON, and an optional suffix-matched variant.
+//! tags as raw JSON, an optional variant for a listed set of tags sharing
+//! one body type, and an optional suffix-matched variant.
 
 macro_rules! tagged_enum {
     (
@@ -10,6 +11,11 @@ macro_rules! tagged_enum {
                 $(#[$vmeta:meta])*
                 $var:ident($ty:ty) = $lit:literal,
             )*
+            $(
+                @listed
+                $(#[$lmeta:meta])*
+                [$($llit:literal),* $(,)?] => $lvar:ident($lty:ty),
+            )?
             $(
                 @suffix
                 $(#[$smeta:meta])*
@@ -25,6 +31,15 @@ macro_rules! tagged_enum {
         #[non_exhaustive]
         pub enum $name {
             $( $(#[$vmeta])* $var($ty), )*
+            $(
+                $(#[$lmeta])*
+                $lvar {
+                    /// The tag value as received.
+                    kind: String,
+                    /// The typed body.
+                    body: $lty,
+                },
+            )?
             $(
                 $(#[$smeta])*
                 $svar {
@@ -46,6 +61,7 @@ macro_rules! tagged_enum {
         #[doc(hidden)]
         pub(crate) enum $builder {
             $( $var(<$ty as $crate::protocol::de::Wire>::Builder), )*
+            $( $lvar(String, <$lty as $crate::protocol::de::Wire>::Builder), )?
             $( $svar(String, <$sty as $crate::protocol::de::Wire>::Builder), )?
             $other($crate::protocol::de::RawBuilder),
         }
@@ -54,6 +70,7 @@ macro_rules! tagged_enum {
             fn field<'de, D: ::serde::Deserializer<'de>>(&mut self, key: &str, d: D) -> Result<(), D::Error> {
                 match self {
                     $( Self::$var(b) => b.field(key, d), )*
+                    $( Self::$lvar(_, b) => b.field(key, d), )?
                     $( Self::$svar(_, b) => b.field(key, d), )?
                     Self::$other(b) => b.field(key, d),
                 }
@@ -70,6 +87,7 @@ macro_rules! tagged_enum {
             fn finish(self) -> Result<$name, (&'static str, &'static str)> {
                 match self {
                     $( Self::$var(b) => b.finish().map($name::$var), )*
+                    $( Self::$lvar(kind, b) => b.finish().map(|body| $name::$lvar { kind, body }), )?
                     $( Self::$svar(kind, b) => b.finish().map(|body| $name::$svar { kind, body }), )?
                     Self::$other(b) => Ok($name::$other { $okey: b.tag, raw: b.map }),
                 }
@@ -83,6 +101,7 @@ macro_rules! tagged_enum {
             fn select(tag: &str) -> $builder {
                 match tag {
                     $( $lit => $builder::$var(Default::default()), )*
+                    $( t @ ($($llit)|*) => $builder::$lvar(t.to_owned(), Default::default()), )?
                     $( t if t.ends_with($sfx) => $builder::$svar(t.to_owned(), Default::default()), )?
                     t => $builder::$other($crate::protocol::de::RawBuilder::new(t)),
                 }
@@ -94,6 +113,7 @@ macro_rules! tagged_enum {
             pub fn tag(&self) -> &str {
                 match self {
                     $( Self::$var(_) => $lit, )*
+                    $( Self::$lvar { kind, .. } => kind, )?
                     $( Self::$svar { kind, .. } => kind, )?
                     Self::$other { $okey, .. } => $okey,
                 }
@@ -115,6 +135,7 @@ macro_rules! tagged_enum {
                 }
                 match self {
                     $( Self::$var(v) => v.write_fields(m), )*
+                    $( Self::$lvar { body, .. } => body.write_fields(m), )?
                     $( Self::$svar { body, .. } => body.write_fields(m), )?
                     Self::$other { raw, .. } => {
                         for (k, v) in raw {

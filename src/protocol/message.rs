@@ -3,9 +3,10 @@
 use serde_json::{Map, Value};
 
 use super::{
-    AssistantMessage, ControlCancelRequest, ControlRequest, ControlResponse, ConversationReset,
-    EncodeError, RateLimitEvent, ResultMessage, StreamEvent, SystemMessage, TranscriptMirror,
-    UserMessage,
+    ActiveGoal, ApiMetrics, AssistantMessage, AuthStatus, CommandLifecycle, ControlCancelRequest,
+    ControlRequest, ControlResponse, ConversationReset, EncodeError, KeepAlive, PromptSuggestion,
+    RateLimitEvent, ResultMessage, StreamEvent, SystemMessage, ToolProgress, ToolUseSummary,
+    TranscriptMirror, UserMessage,
 };
 
 /// A message for the consumer's stream, by `type`.
@@ -32,6 +33,22 @@ pub enum Message {
     ConversationReset(Box<ConversationReset>),
     /// `transcript_mirror` (`--session-mirror`).
     TranscriptMirror(Box<TranscriptMirror>),
+    /// `tool_progress`.
+    ToolProgress(Box<ToolProgress>),
+    /// `tool_use_summary`.
+    ToolUseSummary(Box<ToolUseSummary>),
+    /// `auth_status`.
+    AuthStatus(Box<AuthStatus>),
+    /// `prompt_suggestion`.
+    PromptSuggestion(Box<PromptSuggestion>),
+    /// `active_goal`.
+    ActiveGoal(Box<ActiveGoal>),
+    /// `api_metrics`.
+    ApiMetrics(Box<ApiMetrics>),
+    /// `command_lifecycle`.
+    CommandLifecycle(Box<CommandLifecycle>),
+    /// `keep_alive`.
+    KeepAlive(Box<KeepAlive>),
     /// A `type` this version does not know, kept whole.
     Unknown {
         /// The `type` value.
@@ -59,7 +76,8 @@ pub enum StdoutFrame {
 impl Message {
     /// A short kind string: `system/<subtype>`, `assistant`, `user`,
     /// `result/<subtype>`, `stream_event`, `rate_limit_event`,
-    /// `conversation_reset` or `unknown/<type>`.
+    /// `conversation_reset`, `transcript_mirror`, the other types' names
+    /// (`tool_progress`, `keep_alive`, ...) or `unknown/<type>`.
     pub fn kind(&self) -> String {
         match self {
             Self::System(s) => format!("system/{}", s.tag()),
@@ -70,6 +88,14 @@ impl Message {
             Self::RateLimitEvent(_) => "rate_limit_event".into(),
             Self::ConversationReset(_) => "conversation_reset".into(),
             Self::TranscriptMirror(_) => "transcript_mirror".into(),
+            Self::ToolProgress(_) => "tool_progress".into(),
+            Self::ToolUseSummary(_) => "tool_use_summary".into(),
+            Self::AuthStatus(_) => "auth_status".into(),
+            Self::PromptSuggestion(_) => "prompt_suggestion".into(),
+            Self::ActiveGoal(_) => "active_goal".into(),
+            Self::ApiMetrics(_) => "api_metrics".into(),
+            Self::CommandLifecycle(_) => "command_lifecycle".into(),
+            Self::KeepAlive(_) => "keep_alive".into(),
             Self::Unknown { kind, .. } => format!("unknown/{kind}"),
         }
     }
@@ -102,6 +128,14 @@ from_payload!(
     Message::RateLimitEvent(RateLimitEvent),
     Message::ConversationReset(ConversationReset),
     Message::TranscriptMirror(TranscriptMirror),
+    Message::ToolProgress(ToolProgress),
+    Message::ToolUseSummary(ToolUseSummary),
+    Message::AuthStatus(AuthStatus),
+    Message::PromptSuggestion(PromptSuggestion),
+    Message::ActiveGoal(ActiveGoal),
+    Message::ApiMetrics(ApiMetrics),
+    Message::CommandLifecycle(CommandLifecycle),
+    Message::KeepAlive(KeepAlive),
     StdoutFrame::ControlRequest(ControlRequest),
     StdoutFrame::ControlResponse(ControlResponse),
     StdoutFrame::ControlCancelRequest(ControlCancelRequest),

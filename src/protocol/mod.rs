@@ -64,17 +64,22 @@ pub mod control;
 mod conversation_reset;
 pub(crate) mod de;
 mod error;
+mod events;
 mod extra;
 mod frame_serde;
 mod message;
+mod mirror_error;
 pub(crate) mod notes;
 mod parse;
 mod rate_limit;
 mod raw;
 mod result;
+mod result_error;
 mod stream_event;
 mod system;
 mod system_events;
+mod system_notices;
+mod system_progress;
 mod transcript_mirror;
 mod usage;
 mod user;
@@ -85,6 +90,7 @@ pub use blocks::{
     TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
 };
 pub use content::{Content, ContentBlock};
+pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
 pub use control::hook_input::session::{
     ConfigChangeInput, InstructionsLoadedInput, ModelSwitchInput, PostCompactInput,
@@ -119,8 +125,14 @@ pub use control::permission::{
     DirectoriesUpdate, ModeUpdate, PermissionBehavior, PermissionRequest, PermissionResult,
     PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
 };
+pub use control::replies::{
+    BackgroundTasksReply, InterruptReceipt, McpServerInfo, McpStatusReply, PermissionModeReply,
+    ReloadPluginsReply, ReloadSkillsReply, RewindFilesResult,
+};
 pub use control::requests::{
-    EmptyRequest, McpReconnect, McpToggle, RewindFiles, SetModel, SetPermissionMode, StopTask,
+    ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
+    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
+    StopTask, UpdateSettings,
 };
 pub use control::{
     ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,
@@ -128,13 +140,19 @@ pub use control::{
 };
 pub use conversation_reset::ConversationReset;
 pub use error::{EncodeError, ParseError};
+pub use events::{
+    ActiveGoal, ApiMetrics, AuthStatus, CommandLifecycle, KeepAlive, PromptSuggestion,
+    ToolProgress, ToolUseSummary,
+};
 pub use extra::Extras;
 pub use message::{Message, StdoutFrame};
+pub use mirror_error::{MirrorError, MirrorKey};
 pub(crate) use parse::parse_json;
 pub use parse::{parse_line, parse_message};
 pub use rate_limit::{RateLimitEvent, RateLimitInfo};
 pub use raw::RawJson;
 pub use result::{PermissionDenial, ResultMessage, ResultSubtype, TerminalReason};
+pub use result_error::ResultError;
 pub use stream_event::{
     ApiStreamEvent, ContentBlockDelta, ContentBlockStart, ContentBlockStop, Delta, InputJsonDelta,
     MessageDelta, MessageDeltaBody, MessageStart, MessageStop, SignatureDelta, StreamError,
@@ -147,6 +165,15 @@ pub use system::{
 pub use system_events::{
     ApiRetry, CompactBoundary, HookResponse, HookStarted, TaskNotification, TaskProgress,
     TaskStarted, TaskUpdated,
+};
+pub use system_notices::{
+    BackgroundTasksChanged, CommandsChanged, ElicitationComplete, FilesPersisted, Informational,
+    LocalCommandOutput, MemoryRecall, Notification, PermissionDenied, PluginInstall,
+    SessionWritesLost, WorkerShuttingDown,
+};
+pub use system_progress::{
+    ControlRequestProgress, HookProgress, ModelRefusalFallback, ModelRefusalNoFallback,
+    SystemEvent, Thinking, ThinkingTokens,
 };
 pub use transcript_mirror::TranscriptMirror;
 pub use usage::Usage;

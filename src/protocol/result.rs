@@ -15,6 +15,8 @@ string_enum! {
         ErrorMaxBudgetUsd = "error_max_budget_usd",
         /// The turn failed while running.
         ErrorDuringExecution = "error_during_execution",
+        /// `--json-schema` output failed validation too often.
+        ErrorMaxStructuredOutputRetries = "error_max_structured_output_retries",
     }
 }
 
@@ -27,6 +29,38 @@ string_enum! {
         MaxTurns = "max_turns",
         /// The API failed after retries.
         ApiError = "api_error",
+        /// The context hit its blocking limit.
+        BlockingLimit = "blocking_limit",
+        /// The rapid-refill breaker tripped.
+        RapidRefillBreaker = "rapid_refill_breaker",
+        /// The prompt was too long.
+        PromptTooLong = "prompt_too_long",
+        /// An image could not be used.
+        ImageError = "image_error",
+        /// The model failed.
+        ModelError = "model_error",
+        /// Malformed tool calls exhausted their retries.
+        MalformedToolUseExhausted = "malformed_tool_use_exhausted",
+        /// Interrupted while streaming.
+        AbortedStreaming = "aborted_streaming",
+        /// Interrupted while tools ran.
+        AbortedTools = "aborted_tools",
+        /// A Stop hook prevented continuing.
+        StopHookPrevented = "stop_hook_prevented",
+        /// A hook stopped the turn.
+        HookStopped = "hook_stopped",
+        /// A tool call was deferred by a hook.
+        ToolDeferred = "tool_deferred",
+        /// The host asked for the turn to go to the background.
+        BackgroundRequested = "background_requested",
+        /// `--max-budget-usd` reached.
+        BudgetExhausted = "budget_exhausted",
+        /// `--json-schema` retries exhausted.
+        StructuredOutputRetryExhausted = "structured_output_retry_exhausted",
+        /// A deferred tool is unavailable.
+        ToolDeferredUnavailable = "tool_deferred_unavailable",
+        /// The turn could not be set up.
+        TurnSetupFailed = "turn_setup_failed",
     }
 }
 

@@ -16,6 +16,8 @@ wire_struct! {
         error_status: opt u16 = "error_status",
         /// The error, as the CLI describes it.
         error: opt Value = "error",
+        /// `{waited_ms, retry_wait_ms}` when the API sent no response.
+        no_response: opt Value = "no_response",
         /// This line's uuid.
         uuid: opt String = "uuid",
         /// The CLI's session id.
@@ -88,12 +90,22 @@ wire_struct! {
     pub struct TaskStarted = "system/task_started", builder TaskStartedBuilder {
         /// The task's id.
         task_id: opt String = "task_id",
+        /// The run of the task this line is about.
+        run_id: opt String = "run_id",
         /// The tool call that started it.
         tool_use_id: opt String = "tool_use_id",
         /// What the task does.
         description: opt String = "description",
         /// The kind of task.
         task_type: opt String = "task_type",
+        /// The subagent type, for an agent task.
+        subagent_type: opt String = "subagent_type",
+        /// Whether it runs in the background.
+        is_backgrounded: opt bool = "is_backgrounded",
+        /// The task that started it.
+        parent_task_id: opt String = "parent_task_id",
+        /// The prompt given to it.
+        prompt: opt String = "prompt",
         /// This line's uuid.
         uuid: opt String = "uuid",
         /// The CLI's session id.
@@ -107,6 +119,8 @@ wire_struct! {
     pub struct TaskProgress = "system/task_progress", builder TaskProgressBuilder {
         /// The task's id.
         task_id: opt String = "task_id",
+        /// The run of the task this line is about.
+        run_id: opt String = "run_id",
         /// The tool call that started it.
         tool_use_id: opt String = "tool_use_id",
         /// What the task does.
@@ -115,6 +129,8 @@ wire_struct! {
         usage: opt Value = "usage",
         /// The last tool the task used.
         last_tool_name: opt String = "last_tool_name",
+        /// A summary of progress so far.
+        summary: opt String = "summary",
         /// This line's uuid.
         uuid: opt String = "uuid",
         /// The CLI's session id.
@@ -128,6 +144,8 @@ wire_struct! {
     pub struct TaskNotification = "system/task_notification", builder TaskNotificationBuilder {
         /// The task's id.
         task_id: opt String = "task_id",
+        /// The run of the task this line is about.
+        run_id: opt String = "run_id",
         /// The tool call that started it.
         tool_use_id: opt String = "tool_use_id",
         /// `completed`, `failed`, `stopped`.
@@ -151,6 +169,8 @@ wire_struct! {
     pub struct TaskUpdated = "system/task_updated", builder TaskUpdatedBuilder {
         /// The task's id.
         task_id: opt String = "task_id",
+        /// The run of the task this line is about.
+        run_id: opt String = "run_id",
         /// What changed.
         patch: opt Value = "patch",
         /// This line's uuid.

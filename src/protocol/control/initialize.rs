@@ -101,6 +101,10 @@ wire_struct! {
         description: opt String = "description",
         /// Argument hint.
         argument_hint: opt String = "argumentHint",
+        /// Other names.
+        aliases: opt Vec<String> = "aliases",
+        /// Whether it ships with the CLI.
+        builtin: opt bool = "builtin",
     }
 }
 
@@ -123,9 +127,21 @@ wire_struct! {
     pub struct ModelInfo = "model info", builder ModelInfoBuilder {
         /// The value to pass to `set_model`.
         value: opt String = "value",
+        /// The model id the value resolves to.
+        resolved_model: opt String = "resolvedModel",
         /// Display name.
         display_name: opt String = "displayName",
         /// Description.
         description: opt String = "description",
+        /// Whether it takes an effort level.
+        supports_effort: opt bool = "supportsEffort",
+        /// The effort levels it takes.
+        supported_effort_levels: opt Vec<String> = "supportedEffortLevels",
+        /// Whether it supports adaptive thinking.
+        supports_adaptive_thinking: opt bool = "supportsAdaptiveThinking",
+        /// Whether it supports fast mode.
+        supports_fast_mode: opt bool = "supportsFastMode",
+        /// Whether it supports the `auto` permission mode.
+        supports_auto_mode: opt bool = "supportsAutoMode",
     }
 }

@@ -1,8 +1,10 @@
 //! The small SDK -> CLI control requests.
 
+use serde_json::{Map, Value};
+
 wire_struct! {
-    /// A request with no members of its own (`interrupt`, `mcp_status`,
-    /// `get_context_usage`).
+    /// A request with no members of its own (`mcp_status`, `reload_skills`,
+    /// `get_settings`).
     #[derive(Default)]
     pub struct EmptyRequest = "control request", builder EmptyRequestBuilder {}
 }
@@ -31,6 +33,8 @@ wire_struct! {
     pub struct RewindFiles = "control_request/rewind_files", builder RewindFilesBuilder {
         /// The user message whose checkpoint to restore.
         user_message_id: opt String = "user_message_id",
+        /// Only report what a rewind would change.
+        dry_run: opt bool = "dry_run",
     }
 }
 
@@ -60,5 +64,94 @@ wire_struct! {
     pub struct StopTask = "control_request/stop_task", builder StopTaskBuilder {
         /// The task to stop.
         task_id: opt String = "task_id",
+    }
+}
+
+wire_struct! {
+    /// `interrupt`.
+    #[derive(Default)]
+    pub struct Interrupt = "control_request/interrupt", builder InterruptBuilder {
+        /// Also cancel the queued user messages (capability
+        /// `interrupt_cancel_queued_v1`); they are listed as `cancelled`.
+        cancel_queued: opt bool = "cancel_queued",
+    }
+}
+
+wire_struct! {
+    /// `get_context_usage`.
+    #[derive(Default)]
+    pub struct GetContextUsage = "control_request/get_context_usage", builder GetContextUsageBuilder {
+        /// `full` (the default: every category counted) or `summary`
+        /// (estimates from the last response, no token-count calls).
+        detail: opt String = "detail",
+    }
+}
+
+wire_struct! {
+    /// `set_max_thinking_tokens`. An explicit null `max_thinking_tokens`
+    /// resets to the session default; an absent one leaves it.
+    #[derive(Default)]
+    pub struct SetMaxThinkingTokens = "control_request/set_max_thinking_tokens", builder SetMaxThinkingTokensBuilder {
+        /// The thinking budget.
+        max_thinking_tokens: opt u64 = "max_thinking_tokens",
+        /// `summarized`, `omitted` or `highlights`; null clears the override.
+        thinking_display: opt String = "thinking_display",
+    }
+}
+
+impl SetMaxThinkingTokens {
+    /// Sets the budget, or (`None`) resets it to the session default.
+    pub fn tokens(max_thinking_tokens: Option<u64>) -> Self {
+        let mut r = Self {
+            max_thinking_tokens,
+            ..Self::default()
+        };
+        if max_thinking_tokens.is_none() {
+            r.mark_null("max_thinking_tokens");
+        }
+        r
+    }
+}
+
+wire_struct! {
+    /// `apply_flag_settings`: merge settings into the session's flag layer.
+    #[derive(Default)]
+    pub struct ApplyFlagSettings = "control_request/apply_flag_settings", builder ApplyFlagSettingsBuilder {
+        /// Settings by name; a null value removes the key from the layer.
+        settings: opt Map<String, Value> = "settings",
+    }
+}
+
+wire_struct! {
+    /// `update_settings`: write settings through the CLI's own writer.
+    #[derive(Default)]
+    pub struct UpdateSettings = "control_request/update_settings", builder UpdateSettingsBuilder {
+        /// `localSettings` or `userSettings`.
+        source: opt String = "source",
+        /// Settings by name (string values).
+        settings: opt Map<String, Value> = "settings",
+    }
+}
+
+wire_struct! {
+    /// `reload_plugins`.
+    #[derive(Default)]
+    pub struct ReloadPlugins = "control_request/reload_plugins", builder ReloadPluginsBuilder {
+        /// Do not apply a reload that would change the cached tool list;
+        /// the reply says `held` and what it would change.
+        hold_on_cache_impact: opt bool = "hold_on_cache_impact",
+        /// Refuse (error `reload_plugins_busy`) while a turn runs.
+        refuse_if_busy: opt bool = "refuse_if_busy",
+        /// Plugins to load as well (`[{type: "local", path}]`).
+        add_plugins: opt Vec<Value> = "add_plugins",
+    }
+}
+
+wire_struct! {
+    /// `background_tasks`: move running foreground tasks to the background.
+    #[derive(Default)]
+    pub struct BackgroundTasks = "control_request/background_tasks", builder BackgroundTasksBuilder {
+        /// Only the task this tool call started; absent: all of them.
+        tool_use_id: opt String = "tool_use_id",
     }
 }
