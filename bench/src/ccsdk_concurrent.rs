@@ -34,7 +34,9 @@ const SCRIPT: &str = r#"{"steps": [
 ], "on_end": "wait_eof"}"#;
 
 async fn connected(fake: &Path) -> Result<ClaudeSDKClient> {
-    let mut options = ClaudeCodeOptions::builder().build();
+    let mut options = ClaudeCodeOptions::builder()
+        .cli_channel_buffer_size(10_000)
+        .build();
     options
         .env
         .insert("FAKE_CLAUDE_SCRIPT_JSON".to_owned(), SCRIPT.to_owned());
@@ -44,23 +46,37 @@ async fn connected(fake: &Path) -> Result<ClaudeSDKClient> {
     Ok(client)
 }
 
+async fn step<T>(what: &str, f: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    tokio::time::timeout(std::time::Duration::from_secs(15), f)
+        .await
+        .map_err(|_| BenchError::Session(format!("cc-sdk {what}: stalled for 15 s")))?
+}
+
+/// One job. The receiver is installed before the prompt is sent (`cc-sdk`
+/// moves its buffered messages to a new receiver and then installs it; a
+/// message arriving in between is lost) and its channels are raised to
+/// 10,000 messages (from 100). Even so, with a few hundred sessions at once
+/// a session's result sometimes never arrives: each step gives up after
+/// 15 s, and the job counts as not completed.
 async fn one_job(fake: &Path) -> Result<bool> {
-    let mut client = connected(fake).await?;
+    let mut client = step("connect", connected(fake)).await?;
+    let mut turn = client.receive_messages().await;
     client
         .send_user_message("hi".to_owned())
         .await
         .map_err(failed("send"))?;
     let mut ok = false;
-    {
-        let mut turn = client.receive_response().await;
-        while let Some(m) = turn.next().await {
-            if let Message::Result { is_error, .. } = m.map_err(failed("receive"))? {
-                ok = !is_error;
-                break;
-            }
+    while let Some(m) = step("receive", async { Ok(turn.next().await) }).await? {
+        if let Message::Result { is_error, .. } = m.map_err(failed("receive"))? {
+            ok = !is_error;
+            break;
         }
     }
-    client.disconnect().await.map_err(failed("disconnect"))?;
+    drop(turn);
+    step("disconnect", async {
+        client.disconnect().await.map_err(failed("disconnect"))
+    })
+    .await?;
     Ok(ok)
 }
 
@@ -75,10 +91,15 @@ pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
             tokio::spawn(async move { one_job(&fake).await })
         })
         .collect();
+    // A stalled job counts as not completed (the row shows it) rather
+    // than ending the phase: see `one_job`.
     let mut completed = 0;
     for t in tasks {
-        if joined(t.await)? {
-            completed += 1;
+        match t.await {
+            Ok(Ok(true)) => completed += 1,
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => eprintln!("{e}"),
+            Err(e) => return Err(BenchError::Session(format!("task: {e}"))),
         }
     }
     Ok(JobsFigure {

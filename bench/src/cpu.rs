@@ -13,7 +13,8 @@ pub fn host_cpu_ms(cli: &Path) -> f64 {
 #[derive(Debug, Clone)]
 pub struct HostCpu {
     cli: PathBuf,
-    start: f64,
+    start_self: f64,
+    start_helpers: f64,
 }
 
 impl HostCpu {
@@ -21,17 +22,29 @@ impl HostCpu {
     pub fn start(cli: &Path) -> Self {
         Self {
             cli: cli.to_path_buf(),
-            start: host_cpu_ms(cli),
+            start_self: self_cpu_ms(),
+            start_helpers: helper_children_cpu_ms(cli),
         }
     }
 
     /// Host CPU since [`HostCpu::start`], in ms.
     pub fn elapsed_ms(&self) -> f64 {
-        host_cpu_ms(&self.cli) - self.start
+        self.self_ms() + self.helpers_ms()
+    }
+
+    /// This process's part of [`HostCpu::elapsed_ms`].
+    pub fn self_ms(&self) -> f64 {
+        self_cpu_ms() - self.start_self
+    }
+
+    /// The helper processes' part of [`HostCpu::elapsed_ms`].
+    pub fn helpers_ms(&self) -> f64 {
+        helper_children_cpu_ms(&self.cli) - self.start_helpers
     }
 }
 
-fn self_cpu_ms() -> f64 {
+/// User plus system CPU of every thread of this process so far, in ms.
+pub fn self_cpu_ms() -> f64 {
     // SAFETY: getrusage only writes the struct we pass.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: as above; RUSAGE_SELF covers every thread of this process.
