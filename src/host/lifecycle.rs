@@ -36,7 +36,9 @@ pub(crate) enum Work {
 pub(crate) struct Lifecycle {
     pub(crate) id: SessionId,
     pub(crate) tenant: String,
-    pub(crate) builder: ClientBuilder,
+    /// Boxed: the task of every idle session holds this struct (twice, as
+    /// the spawned block's capture and `run`'s argument).
+    pub(crate) builder: Box<ClientBuilder>,
     pub(crate) work: Work,
     pub(crate) restart: RestartPolicy,
     pub(crate) state: Arc<watch::Sender<SessionStatus>>,
@@ -97,6 +99,15 @@ pub(crate) fn spawn(lc: Lifecycle) {
     });
 }
 
+/// One start of the CLI, resuming `resume` when set.
+async fn connect(builder: &ClientBuilder, resume: Option<String>) -> crate::Result<Client> {
+    let mut builder = builder.clone();
+    if let Some(id) = resume {
+        builder.options = builder.options.clone().resume(id);
+    }
+    builder.connect().await
+}
+
 async fn run(lc: Lifecycle) -> SessionOutcome {
     let admitted = Instant::now();
     let mut restarts = 0u32;
@@ -126,14 +137,10 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
     loop {
         lc.state
             .send_replace(SessionStatus::Starting { attempt: restarts });
-        let mut builder = lc.builder.clone();
-        if let Some(id) = &resume {
-            builder.options = builder.options.clone().resume(id.clone());
-        }
-        // Boxed: the start's large future lives only while starting, not in
-        // every idle session's task.
+        // Boxed, with the builder's copy inside: the start's large future
+        // lives only while starting, not in every idle session's task.
         let connected = tokio::select! {
-            r = Box::pin(builder.connect()) => r,
+            r = Box::pin(connect(&lc.builder, resume.clone())) => r,
             () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
         };
         let client = match connected {

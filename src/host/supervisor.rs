@@ -233,7 +233,7 @@ impl HostState {
             lifecycle::spawn(Lifecycle {
                 id: p.id,
                 tenant,
-                builder: *p.builder,
+                builder: p.builder,
                 work: p.work,
                 restart: config.restart.clone(),
                 state: p.state,
