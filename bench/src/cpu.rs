@@ -14,6 +14,8 @@ pub fn host_cpu_ms(cli: &Path) -> f64 {
 pub struct HostCpu {
     cli: PathBuf,
     start_self: f64,
+    start_sys: f64,
+    start_switches: f64,
     start_helpers: f64,
 }
 
@@ -23,6 +25,8 @@ impl HostCpu {
         Self {
             cli: cli.to_path_buf(),
             start_self: self_cpu_ms(),
+            start_sys: self_sys_ms(),
+            start_switches: context_switches(),
             start_helpers: helper_children_cpu_ms(cli),
         }
     }
@@ -37,22 +41,47 @@ impl HostCpu {
         self_cpu_ms() - self.start_self
     }
 
+    /// The kernel's part of [`HostCpu::self_ms`].
+    pub fn sys_ms(&self) -> f64 {
+        self_sys_ms() - self.start_sys
+    }
+
+    /// This process's context switches since the start.
+    pub fn switches(&self) -> f64 {
+        context_switches() - self.start_switches
+    }
+
     /// The helper processes' part of [`HostCpu::elapsed_ms`].
     pub fn helpers_ms(&self) -> f64 {
         helper_children_cpu_ms(&self.cli) - self.start_helpers
     }
 }
 
-/// User plus system CPU of every thread of this process so far, in ms.
-pub fn self_cpu_ms() -> f64 {
+fn rusage() -> Option<libc::rusage> {
     // SAFETY: getrusage only writes the struct we pass.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
     // SAFETY: as above; RUSAGE_SELF covers every thread of this process.
-    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } != 0 {
-        return f64::NAN;
-    }
-    let tv = |t: libc::timeval| t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0;
-    tv(ru.ru_utime) + tv(ru.ru_stime)
+    (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0).then_some(ru)
+}
+
+fn tv_ms(t: libc::timeval) -> f64 {
+    t.tv_sec as f64 * 1000.0 + t.tv_usec as f64 / 1000.0
+}
+
+/// User plus system CPU of every thread of this process so far, in ms.
+pub fn self_cpu_ms() -> f64 {
+    rusage().map_or(f64::NAN, |ru| tv_ms(ru.ru_utime) + tv_ms(ru.ru_stime))
+}
+
+/// This process's system (kernel) CPU so far, in ms.
+pub fn self_sys_ms() -> f64 {
+    rusage().map_or(f64::NAN, |ru| tv_ms(ru.ru_stime))
+}
+
+/// Context switches of this process's threads so far (voluntary: a
+/// thread parked; involuntary: it was preempted).
+pub fn context_switches() -> f64 {
+    rusage().map_or(f64::NAN, |ru| (ru.ru_nvcsw + ru.ru_nivcsw) as f64)
 }
 
 fn helper_children_cpu_ms(cli: &Path) -> f64 {

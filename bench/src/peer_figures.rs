@@ -12,6 +12,10 @@ pub struct JobsFigure {
     pub wall_ms: f64,
     /// Host CPU (this process and its helper processes) over the phase.
     pub cpu_ms: f64,
+    /// The kernel's part of `cpu_ms` (this process only).
+    pub sys_ms: f64,
+    /// Context switches of this process's threads over the phase.
+    pub switches: f64,
 }
 
 /// What a peer's idle phase measured.
@@ -32,7 +36,9 @@ impl JobsFigure {
     pub fn row(&self, side: &str, n: usize) -> Value {
         json!({"bench": "concurrent", "side": side, "phase": "jobs", "sessions": n,
             "completed": self.completed, "wall_ms": self.wall_ms, "cpu_ms": self.cpu_ms,
-            "cpu_ms_per_session": self.cpu_ms / n as f64})
+            "cpu_ms_per_session": self.cpu_ms / n as f64,
+            "sys_ms_per_session": self.sys_ms / n as f64,
+            "switches_per_session": self.switches / n as f64})
     }
 }
 

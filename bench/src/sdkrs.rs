@@ -68,6 +68,8 @@ pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
         completed,
         wall_ms: ms(t0.elapsed()),
         cpu_ms: cpu.elapsed_ms(),
+        sys_ms: cpu.sys_ms(),
+        switches: cpu.switches(),
     })
 }
 

@@ -151,13 +151,15 @@ async fn jobs(fake: &Path, n: usize) -> Result<Value> {
     }
     let wall = t0.elapsed();
     let (cpu_self_ms, cpu_helpers_ms) = (cpu.self_ms(), cpu.helpers_ms());
+    let (sys_ms, switches) = (cpu.sys_ms(), cpu.switches());
     let cpu_ms = cpu_self_ms + cpu_helpers_ms;
     host.drain(DrainOptions::new(Duration::from_secs(10))).await;
     let t = Summary::of(&turn);
     Ok(
         json!({"bench": "concurrent", "side": "rust", "phase": "jobs", "sessions": n,
         "completed": ok, "wall_ms": ms(wall), "cpu_ms": cpu_ms, "cpu_self_ms": cpu_self_ms,
-        "cpu_helpers_ms": cpu_helpers_ms, "cpu_ms_per_session": cpu_ms / n as f64, "turn_p50_ms": t.p50, "turn_p99_ms": t.p99}),
+        "cpu_helpers_ms": cpu_helpers_ms, "cpu_ms_per_session": cpu_ms / n as f64,
+        "sys_ms_per_session": sys_ms / n as f64, "switches_per_session": switches / n as f64, "turn_p50_ms": t.p50, "turn_p99_ms": t.p99}),
     )
 }
 
@@ -341,9 +343,11 @@ fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
     eprintln!(
         "\n(b) {n} concurrent sessions on the fake CLI's default script (jobs: best of {reps})"
     );
-    let figures: [(&str, &str, &str); 5] = [
+    let figures: [(&str, &str, &str); 7] = [
         ("jobs: wall time, all done (ms)", "jobs", "wall_ms"),
         ("jobs: host CPU per job (ms)", "jobs", "cpu_ms_per_session"),
+        ("jobs: of which kernel (ms)", "jobs", "sys_ms_per_session"),
+        ("jobs: context switches per job", "jobs", "switches_per_session"),
         ("idle: connect all (ms)", "idle", "connect_all_ms"),
         (
             "idle: host memory per session (KiB)",
