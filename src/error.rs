@@ -60,6 +60,17 @@ pub enum Error {
     /// shut down before any prompt.
     #[error("fail-closed hooks are not supported by this session: {0}")]
     HookSupport(#[from] HookSupportError),
+    /// A turn ended in an error result
+    /// ([`ResultMessage::into_result`](crate::protocol::ResultMessage::into_result)),
+    /// so `?` can pass it on.
+    #[error(transparent)]
+    Result(#[from] Box<crate::protocol::ResultError>),
+}
+
+impl From<crate::protocol::ResultError> for Error {
+    fn from(e: crate::protocol::ResultError) -> Self {
+        Self::Result(Box::new(e))
+    }
 }
 
 impl Error {

@@ -16,7 +16,9 @@ pub mod store;
 pub mod telemetry;
 pub mod transcript;
 
-pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
+pub use client::{
+    Client, ClientBuilder, ContextDetail, Prompt, Query, QueryPrompt, SettingsFile, query,
+};
 pub use error::{Error, Result};
 pub use host::Host;
 pub use options::Options;

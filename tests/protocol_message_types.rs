@@ -147,3 +147,24 @@ fn result_into_result_is_ok_for_success_and_a_typed_error_otherwise() {
     );
     assert_eq!(err.into_message().num_turns, None);
 }
+
+#[test]
+fn an_error_result_passes_through_question_mark_as_the_crates_error() {
+    fn turn(r: claude_agent::protocol::ResultMessage) -> Result<u64, claude_agent::Error> {
+        Ok(r.into_result()?.num_turns.unwrap_or(0))
+    }
+    let turns = json!({"type": "result", "subtype": "error_max_turns", "is_error": true,
+        "errors": [], "terminal_reason": "max_turns", "num_turns": 3});
+    let Message::Result(r) = parse(turns, "result/error_max_turns") else {
+        panic!()
+    };
+    let err = turn(*r).unwrap_err();
+    let claude_agent::Error::Result(inner) = &err else {
+        panic!("not a result error: {err}")
+    };
+    assert_eq!(inner.subtype().as_str(), "error_max_turns");
+    assert_eq!(
+        err.to_string(),
+        "the turn ended in error (error_max_turns): terminal reason max_turns"
+    );
+}

@@ -347,7 +347,11 @@ fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
         ("jobs: wall time, all done (ms)", "jobs", "wall_ms"),
         ("jobs: host CPU per job (ms)", "jobs", "cpu_ms_per_session"),
         ("jobs: of which kernel (ms)", "jobs", "sys_ms_per_session"),
-        ("jobs: context switches per job", "jobs", "switches_per_session"),
+        (
+            "jobs: context switches per job",
+            "jobs",
+            "switches_per_session",
+        ),
         ("idle: connect all (ms)", "idle", "connect_all_ms"),
         (
             "idle: host memory per session (KiB)",
