@@ -16,7 +16,7 @@ pub mod store;
 pub mod telemetry;
 pub mod transcript;
 
-pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, query};
+pub use client::{Client, ClientBuilder, Prompt, Query, QueryPrompt, TransportFactory, query};
 pub use error::{Error, Result};
 pub use host::Host;
 pub use options::Options;
@@ -36,8 +36,8 @@ pub mod runtime {
 pub use runtime::{
     ControlError, ControlStatus, Diagnostic, Escalation, EscalationStep, LifecycleEvent,
     SessionError, SessionEvent, SessionStats, ShutdownCause, ShutdownReport, ShutdownTimings,
-    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, process::ExitInfo,
-    process::ProcessSpec,
+    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, channel::Spawner,
+    channel::SpawnerError, process::ExitInfo, process::ProcessSpec,
 };
 
 /// The README's examples, compiled as doctests so they stay true.
