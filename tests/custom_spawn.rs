@@ -119,6 +119,7 @@ async fn a_wrapper_that_keeps_the_cli_as_its_child_is_still_ended_by_the_ladder(
         Some(15),
         "the wrapper died of SIGTERM"
     );
+    assert_eq!(report.escalation, Escalation::Term);
     fake.assert_gone(wrapper).await;
     fake.assert_gone(cli).await;
     assert!(

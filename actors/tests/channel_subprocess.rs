@@ -208,6 +208,7 @@ async fn a_spawner_s_command_is_checked_and_spawned_in_place_of_the_spec() {
     };
     let mut spec = ProcessSpec::new("/nonexistent/claude");
     spec.args = vec!["--print".into()];
+    spec.session_label = Some("wrapped-session".into());
     let mut conn = Box::new(SubprocessTransport::new(spec).with_spawner(wrap))
         .connect()
         .await
@@ -215,6 +216,16 @@ async fn a_spawner_s_command_is_checked_and_spawned_in_place_of_the_spec() {
     assert_eq!(
         first_line(&mut conn).await,
         "wrapped /nonexistent/claude --print"
+    );
+    let pid = conn.control.pid().unwrap();
+    let listed = claude_agent_actors::process::live_processes()
+        .into_iter()
+        .find(|p| p.pid == pid)
+        .expect("the wrapper is listed until reaped");
+    assert_eq!(
+        listed.session_label.as_deref(),
+        Some("wrapped-session"),
+        "the label survives a spawner that built a fresh spec"
     );
     assert!(wait(&mut conn).await.success());
 

@@ -18,6 +18,13 @@ use crate::process::ProcessSpec;
 /// another group or session (`setsid`, a remote host) is out of the
 /// ladder's reach: bring a [`Transport`](super::Transport) then.
 ///
+/// Start from a clone of the spec it gets: a fresh
+/// [`ProcessSpec::new`] would drop its [`user`](ProcessSpec::user) (the CLI
+/// would then run as the host's user), its environment and working
+/// directory. Clearing `user` is for a wrapper that switches the user
+/// itself (`bwrap --uid`, `ssh tenant@host`). The session label is kept
+/// when the returned spec has none.
+///
 /// Any `Fn(ProcessSpec) -> Result<ProcessSpec, SpawnerError>` is a spawner:
 ///
 /// ```

@@ -64,7 +64,16 @@ impl Transport for SubprocessTransport {
     fn connect(self: Box<Self>) -> BoxFuture<'static, Result<Connection, ChannelError>> {
         Box::pin(async move {
             let spec = match &self.spawner {
-                Some(spawner) => spawner.prepare(self.spec).map_err(ChannelError::Spawner)?,
+                Some(spawner) => {
+                    let label = self.spec.session_label.clone();
+                    let mut spec = spawner.prepare(self.spec).map_err(ChannelError::Spawner)?;
+                    // A spawner that built a fresh spec keeps the session's
+                    // name in the live-process registry.
+                    if spec.session_label.is_none() {
+                        spec.session_label = label;
+                    }
+                    spec
+                }
                 None => self.spec,
             };
             check_spec(&spec)?;
