@@ -17,7 +17,8 @@ pub mod telemetry;
 pub mod transcript;
 
 pub use client::{
-    Client, ClientBuilder, ContextDetail, Prompt, Query, QueryPrompt, SettingsFile, query,
+    Client, ClientBuilder, ContextDetail, Prompt, Query, QueryPrompt, SettingsFile,
+    TransportFactory, query,
 };
 pub use error::{Error, Result};
 pub use host::Host;
@@ -38,8 +39,8 @@ pub mod runtime {
 pub use runtime::{
     ControlError, ControlStatus, Diagnostic, Escalation, EscalationStep, LifecycleEvent,
     SessionError, SessionEvent, SessionStats, ShutdownCause, ShutdownReport, ShutdownTimings,
-    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, process::ExitInfo,
-    process::ProcessSpec,
+    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, channel::Spawner,
+    channel::SpawnerError, process::ExitInfo, process::ProcessSpec,
 };
 
 /// The README's examples, compiled as doctests so they stay true.

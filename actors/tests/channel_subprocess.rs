@@ -7,7 +7,9 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::time::Duration;
 
-use claude_agent_actors::channel::{ChannelError, Connection, SubprocessTransport, Transport};
+use claude_agent_actors::channel::{
+    ChannelError, Connection, SpawnerError, SubprocessTransport, Transport,
+};
 use claude_agent_actors::framing::{Line, LineReader};
 use claude_agent_actors::process::{ExitInfo, ProcessSpec};
 use claude_agent_actors::stderr::{StderrRing, drain_into};
@@ -191,4 +193,61 @@ impl TapArg for ProcessSpec {
         self.args.push(arg.into());
         self
     }
+}
+
+#[tokio::test]
+async fn a_spawner_s_command_is_checked_and_spawned_in_place_of_the_spec() {
+    // The original program does not exist; the spawner's wrapper does, and
+    // prints the argv it was given.
+    let wrap = |spec: ProcessSpec| {
+        let mut wrapped = sh(r#"echo "wrapped $*""#);
+        wrapped.args.push("sh".into());
+        wrapped.args.push(spec.program.into_os_string());
+        wrapped.args.extend(spec.args);
+        Ok(wrapped)
+    };
+    let mut spec = ProcessSpec::new("/nonexistent/claude");
+    spec.args = vec!["--print".into()];
+    spec.session_label = Some("wrapped-session".into());
+    let mut conn = Box::new(SubprocessTransport::new(spec).with_spawner(wrap))
+        .connect()
+        .await
+        .unwrap();
+    assert_eq!(
+        first_line(&mut conn).await,
+        "wrapped /nonexistent/claude --print"
+    );
+    let pid = conn.control.pid().unwrap();
+    let listed = claude_agent_actors::process::live_processes()
+        .into_iter()
+        .find(|p| p.pid == pid)
+        .expect("the wrapper is listed until reaped");
+    assert_eq!(
+        listed.session_label.as_deref(),
+        Some("wrapped-session"),
+        "the label survives a spawner that built a fresh spec"
+    );
+    assert!(wait(&mut conn).await.success());
+
+    // The wrapper's own program goes through the same typed checks.
+    let missing = |_spec: ProcessSpec| Ok(ProcessSpec::new("/nonexistent/bwrap"));
+    let err = Box::new(SubprocessTransport::new(sh("true")).with_spawner(missing))
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, ChannelError::NotFound { path } if path == Path::new("/nonexistent/bwrap")),
+        "{err}"
+    );
+
+    let refuse = |_spec: ProcessSpec| Err(SpawnerError::new("no sandbox for this tenant"));
+    let err = Box::new(SubprocessTransport::new(sh("true")).with_spawner(refuse))
+        .connect()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, ChannelError::Spawner(_)), "{err}");
+    assert_eq!(
+        std::error::Error::source(&err).map(ToString::to_string),
+        Some("no sandbox for this tenant".to_owned())
+    );
 }

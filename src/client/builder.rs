@@ -43,6 +43,7 @@ pub(crate) struct Runtime {
     pub(crate) entry: EntryPoint,
     pub(crate) telemetry: Telemetry,
     pub(crate) tenant: Option<String>,
+    pub(crate) launch: super::launch::Launch,
 }
 
 impl Default for Runtime {
@@ -64,6 +65,7 @@ impl Default for Runtime {
             entry: EntryPoint::Client,
             telemetry: Telemetry::disabled(),
             tenant: None,
+            launch: super::launch::Launch::Subprocess,
         }
     }
 }
@@ -253,6 +255,24 @@ impl ClientBuilder {
         self
     }
 
+    /// Rewrites the CLI command before it is spawned (wrap it in `bwrap`,
+    /// `unshare`, `ssh`); the runtime still owns the process, its group and
+    /// the shutdown ladder. See [`Spawner`](claude_agent_actors::channel::Spawner)
+    /// and the README's "Custom spawn". Replaces a [`transport`](Self::transport).
+    pub fn spawner(mut self, spawner: impl claude_agent_actors::channel::Spawner) -> Self {
+        self.runtime.launch = super::launch::Launch::Spawner(Arc::new(spawner));
+        self
+    }
+
+    /// Runs each session over a transport of the user's, made from the
+    /// computed CLI command; the shutdown ladder can then only close stdin
+    /// and call the transport's own terminate/kill. Replaces a
+    /// [`spawner`](Self::spawner).
+    pub fn transport(mut self, factory: impl super::TransportFactory) -> Self {
+        self.runtime.launch = super::launch::Launch::Transport(Arc::new(factory));
+        self
+    }
+
     /// The telemetry handle set with [`telemetry`](Self::telemetry) (for a
     /// host recording its own metrics next to the session's).
     pub fn telemetry_handle(&self) -> &Telemetry {
@@ -389,7 +409,9 @@ impl ClientBuilder {
             .options
             .initialize_request(self.callbacks.initialize_hooks_json());
         let rt = &self.runtime;
-        let mut config = SessionConfig::subprocess(spec)
+        let mut config = SessionConfig::subprocess(spec.clone());
+        config.transport = rt.launch.transport(spec);
+        let mut config = config
             .initialize(initialize)
             .control_timeout(rt.control_timeout)
             .handler_timeout(rt.handler_timeout)

@@ -6,6 +6,7 @@ mod builder;
 #[allow(clippy::module_inception)]
 mod client;
 mod controls;
+mod launch;
 mod messages;
 mod observe;
 mod prompt;
@@ -15,5 +16,6 @@ mod run_as;
 pub use builder::ClientBuilder;
 pub use client::Client;
 pub use controls::{ContextDetail, SettingsFile};
+pub use launch::TransportFactory;
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};

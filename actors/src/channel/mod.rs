@@ -2,8 +2,10 @@
 //!
 //! A session needs three byte streams (the CLI's stdin, stdout and stderr)
 //! and a handle on the far end's lifecycle. The default [`Transport`] is a
-//! local subprocess ([`SubprocessTransport`]); a user can supply another (a
-//! container exec stream, a socket to a remote runner). [`DuplexTransport`]
+//! local subprocess ([`SubprocessTransport`]), whose command a [`Spawner`]
+//! may rewrite (to run the CLI under `bwrap`, `unshare`, `ssh`); a user can
+//! supply another transport (a container exec stream, a socket to a remote
+//! runner). [`DuplexTransport`]
 //! is a small in-memory example, handy in tests: the test plays the CLI.
 //!
 //! ```
@@ -24,6 +26,7 @@
 mod duplex;
 #[cfg(test)]
 mod duplex_tests;
+mod spawner;
 mod stdin;
 mod subprocess;
 
@@ -36,6 +39,7 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use crate::process::ExitInfo;
 
 pub use duplex::{DuplexFarEnd, DuplexTransport};
+pub use spawner::{SharedSpawner, Spawner, SpawnerError};
 pub use subprocess::{SubprocessControl, SubprocessTransport};
 
 /// The byte channel a session runs over. The default is a local subprocess;
@@ -129,4 +133,7 @@ pub enum ChannelError {
     /// A non-process channel failed to connect.
     #[error("failed to connect: {0}")]
     Connect(String),
+    /// The [`Spawner`] refused to prepare the command.
+    #[error("the custom spawner refused the CLI command: {0}")]
+    Spawner(#[source] SpawnerError),
 }

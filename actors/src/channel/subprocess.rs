@@ -2,25 +2,52 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
-use super::{ChannelControl, ChannelError, Connection, Transport};
+use super::{ChannelControl, ChannelError, Connection, SharedSpawner, Spawner, Transport};
 use crate::process::{self, ChildProcess, ExitInfo, ProcessSpec, Signal};
 
 /// Runs the CLI as a local subprocess in its own process group.
 ///
 /// [`connect`](Transport::connect) checks that the program and working
-/// directory exist before spawning, so a typo costs no side effects.
-#[derive(Debug, Clone)]
+/// directory exist before spawning, so a typo costs no side effects. With a
+/// [`Spawner`], the spec it returns is checked and spawned instead.
+#[derive(Clone)]
 pub struct SubprocessTransport {
     spec: ProcessSpec,
+    spawner: Option<SharedSpawner>,
+}
+
+impl std::fmt::Debug for SubprocessTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SubprocessTransport")
+            .field("spec", &self.spec)
+            .field("spawner", &self.spawner.is_some())
+            .finish()
+    }
 }
 
 impl SubprocessTransport {
     /// A transport that will spawn `spec`.
     pub fn new(spec: ProcessSpec) -> Self {
-        Self { spec }
+        Self {
+            spec,
+            spawner: None,
+        }
+    }
+
+    /// Lets `spawner` rewrite the spec just before it is spawned.
+    pub fn with_spawner(mut self, spawner: impl Spawner) -> Self {
+        self.spawner = Some(Arc::new(spawner));
+        self
+    }
+
+    /// Like [`with_spawner`](Self::with_spawner), with a shared spawner.
+    pub fn with_shared_spawner(mut self, spawner: SharedSpawner) -> Self {
+        self.spawner = Some(spawner);
+        self
     }
 
     /// The spec that will be spawned.
@@ -36,7 +63,19 @@ impl Transport for SubprocessTransport {
 
     fn connect(self: Box<Self>) -> BoxFuture<'static, Result<Connection, ChannelError>> {
         Box::pin(async move {
-            let spec = self.spec;
+            let spec = match &self.spawner {
+                Some(spawner) => {
+                    let label = self.spec.session_label.clone();
+                    let mut spec = spawner.prepare(self.spec).map_err(ChannelError::Spawner)?;
+                    // A spawner that built a fresh spec keeps the session's
+                    // name in the live-process registry.
+                    if spec.session_label.is_none() {
+                        spec.session_label = label;
+                    }
+                    spec
+                }
+                None => self.spec,
+            };
             check_spec(&spec)?;
             let program = spec.program.clone();
             let mut child = process::spawn(spec).await.map_err(|source| {
