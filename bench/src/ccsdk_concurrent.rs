@@ -5,7 +5,7 @@
 //! be pointed at the fake).
 //!
 //! The fake runs its default script minus the `initialize` step, which
-//! `cc-sdk` does not send (see [`SCRIPT`]).
+//! `cc-sdk` does not send (see `SCRIPT`).
 //!
 //! `cc-sdk` runs `<cli> --version` before every connect and has no switch
 //! to turn that off; its figures include that extra process per session.
