@@ -12,6 +12,7 @@ mod observe;
 mod prompt;
 mod query;
 mod run_as;
+mod run_end;
 
 pub use builder::ClientBuilder;
 pub use client::Client;

@@ -3,6 +3,7 @@
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
+use std::time::Instant;
 
 use claude_agent_actors::ShutdownReport;
 use futures::stream::{self, BoxStream};
@@ -11,10 +12,11 @@ use tokio::sync::watch;
 use tokio_util::task::AbortOnDropHandle;
 
 use super::messages::{Kind, Received, Until};
+use super::run_end::{self, RunEnd};
 use super::{Client, ClientBuilder, Prompt};
 use crate::Result;
 use crate::options::Options;
-use crate::protocol::{Message, UserMessage};
+use crate::protocol::{Message, SystemMessage, UserMessage};
 use crate::transcript::{Transcript, TranscriptRecorder};
 
 /// Runs one session: connects, sends `prompt`, yields every typed message
@@ -22,8 +24,11 @@ use crate::transcript::{Transcript, TranscriptRecorder};
 ///
 /// The prompt is a string, content blocks, a [`UserMessage`], or a stream of
 /// user messages ([`QueryPrompt::Stream`]). The CLI's stdin stays open until
-/// the prompt is exhausted and a `result` has arrived after it, so
-/// permission, hook and MCP callbacks keep working for the whole run.
+/// the prompt is exhausted, a `result` has arrived after it and the run is
+/// over: with callbacks configured, until the CLI reports it is idle (a
+/// background agent may still ask for a permission, a hook or an MCP tool
+/// after the result), bounded by `CLAUDE_CODE_PRINT_BG_WAIT_CEILING_MS`
+/// (ten minutes by default, `0` for no limit) past the last result.
 /// Failures are typed items: the CLI not found, exiting before a result
 /// (status and stderr tail), a timeout, ... Use [`ClientBuilder::query`] for
 /// callbacks and runtime settings.
@@ -98,6 +103,8 @@ impl std::fmt::Debug for Query {
 impl Query {
     pub(crate) fn new(mut builder: ClientBuilder, prompt: PromptSource) -> Self {
         builder.runtime.entry = crate::transcript::EntryPoint::Query;
+        let inherited = std::env::var_os(run_end::READS_SESSION_STATE_ENV);
+        run_end::ask_for_session_state(&mut builder.options, inherited.as_deref());
         let report = Arc::new(OnceLock::new());
         let transcript = Arc::new(OnceLock::new());
         let state = State::Connect {
@@ -150,8 +157,12 @@ struct Reading {
     messages: BoxStream<'static, Received>,
     /// User messages written so far, and whether the prompt is exhausted.
     sent: watch::Receiver<Sent>,
+    /// Prompts already told to `run_end`.
+    prompts_seen: u64,
     /// `result` frames seen (parsed or not).
     results: u64,
+    /// Whether the run is over past its last result.
+    run_end: RunEnd,
     /// Writes a streamed prompt; aborted if the query is dropped.
     _sender: Option<AbortOnDropHandle<()>>,
     /// EOF was requested.
@@ -166,14 +177,29 @@ struct Sent {
 }
 
 impl Reading {
-    /// Closes stdin once nothing more can need it: the prompt is exhausted
-    /// and every message sent has had its turn end (a `result` each), or
-    /// the CLI said it went idle after the last result. Until then stdin
-    /// stays open, so callbacks of later turns still get answers.
-    fn close_if_done(&mut self, idle: bool) {
+    /// Tells `run_end` about prompts written since last time. One whose
+    /// result already arrived (the CLI can answer before the sender records
+    /// the write) owes nothing more.
+    fn sync_prompts(&mut self) -> Sent {
         let sent = *self.sent.borrow();
-        let caught_up = self.results >= sent.messages || (idle && self.results > 0);
-        if self.closing || !sent.exhausted || !caught_up {
+        if sent.messages > self.prompts_seen {
+            self.prompts_seen = sent.messages;
+            if self.results < sent.messages {
+                self.run_end.prompt_sent();
+            }
+        }
+        sent
+    }
+
+    /// Closes stdin once nothing more can need it: the prompt is exhausted,
+    /// every message sent has had its turn end (a `result` each, or the CLI
+    /// went idle after one), and the run is over ([`RunEnd`]: no background
+    /// agent may still ask a callback). Until then stdin stays open, so
+    /// callbacks of later turns and background work still get answers.
+    fn close_if_done(&mut self) {
+        let sent = self.sync_prompts();
+        let caught_up = self.results >= sent.messages || (self.run_end.idle() && self.results > 0);
+        if self.closing || !sent.exhausted || !caught_up || !self.run_end.ended() {
             return;
         }
         // EOF now; the runtime keeps reading, so frames that trail the
@@ -202,6 +228,9 @@ async fn step(
     };
     loop {
         let prompt_open = !r.sent.borrow().exhausted;
+        // The wait for `idle` after a result is bounded; nothing to wait
+        // for once EOF was sent.
+        let deadline = r.run_end.deadline().filter(|_| !r.closing);
         let received = tokio::select! {
             received = r.messages.next() => received,
             // The prompt may end after the last result: check then too.
@@ -211,7 +240,12 @@ async fn step(
                     let last = *r.sent.borrow();
                     r.sent = watch::channel(Sent { exhausted: true, ..last }).1;
                 }
-                r.close_if_done(false);
+                r.close_if_done();
+                continue;
+            }
+            () = sleep_until(deadline), if deadline.is_some() => {
+                r.run_end.ceiling_passed(Instant::now());
+                r.close_if_done();
                 continue;
             }
         };
@@ -219,22 +253,49 @@ async fn step(
             let _ = report.set(r.client.shutdown().await);
             return None;
         };
+        r.sync_prompts();
         match kind {
             Kind::Result => {
                 r.results += 1;
-                r.close_if_done(false);
+                r.run_end.on_result(Instant::now());
+                r.close_if_done();
             }
-            Kind::Idle => r.close_if_done(true),
+            Kind::Idle | Kind::Other => {
+                if let Ok(m) = &message {
+                    r.run_end.on_message(m, Instant::now());
+                }
+                r.close_if_done();
+                if is_host_only(&message) {
+                    // Sent only because query() asked for it; the caller
+                    // did not.
+                    continue;
+                }
+            }
             Kind::Failure => {
                 // A transport failure ends the run; finish the shutdown so
                 // the report is there when the stream ends.
                 let _ = report.set(r.client.shutdown().await);
                 return Some((message, State::Done));
             }
-            Kind::Other => {}
         }
         return Some((message, State::Reading(r)));
     }
+}
+
+/// Sleeps until `deadline`; forever without one (the arm is disabled then).
+async fn sleep_until(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(tokio::time::Instant::from_std(d)).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// A `session_state_changed` frame the CLI marked for the SDK host only.
+fn is_host_only(message: &Result<Message>) -> bool {
+    matches!(
+        message,
+        Ok(Message::System(SystemMessage::SessionStateChanged(s))) if s.sdk_host_only == Some(true)
+    )
 }
 
 async fn start(
@@ -242,6 +303,16 @@ async fn start(
     prompt: PromptSource,
     transcript: &OnceLock<TranscriptRecorder>,
 ) -> Result<Box<Reading>> {
+    let callbacks = &builder.callbacks;
+    let needs_stdin = callbacks.can_use_tool.is_some()
+        || !callbacks.hooks.is_empty()
+        || !callbacks.mcp_servers.is_empty();
+    let configured = run_end::env_value(&builder.options, run_end::CEILING_ENV);
+    let inherited = std::env::var_os(run_end::CEILING_ENV);
+    let run_end = RunEnd::new(
+        needs_stdin,
+        run_end::ceiling(configured.as_deref(), inherited.as_deref()),
+    );
     let client = builder.connect().await?;
     if let Some(t) = client.transcript_recorder() {
         let _ = transcript.set(t.clone());
@@ -274,7 +345,9 @@ async fn start(
         client,
         messages,
         sent,
+        prompts_seen: 0,
         results: 0,
+        run_end,
         _sender: sender,
         closing: false,
     }))

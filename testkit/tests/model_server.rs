@@ -329,6 +329,40 @@ async fn side_requests_get_ok_and_do_not_consume_the_script() {
     assert_eq!(server.pending_replies(), 0);
 }
 
+/// The streamed text of a main request whose first message is `prompt`.
+async fn text_for(server: &ModelServer, prompt: &str) -> String {
+    let mut body = main_body(true);
+    body["messages"] = json!([{"role": "user", "content": [{"type": "text", "text": prompt}]}]);
+    let (_, _, sse) = post(server, body).await;
+    concat_deltas(&parse_sse(&sse), 0, "text_delta", "text").1
+}
+
+#[tokio::test]
+async fn requests_marked_in_their_first_message_take_their_own_steps() {
+    let server = ModelServer::start(
+        ModelScript::new()
+            .reply(Reply::text("main one"))
+            .reply(Reply::text("main two"))
+            .reply_for_prompt("AGENT-1", Reply::text("agent one"))
+            .reply_for_prompt("AGENT-1", Reply::text("agent two"))
+            .fallback(Reply::text("after")),
+    )
+    .await
+    .unwrap();
+    assert_eq!(server.pending_replies(), 4);
+    // The agent asks first, yet the main sequence keeps its own order.
+    assert_eq!(text_for(&server, "AGENT-1: do it").await, "agent one");
+    assert_eq!(text_for(&server, "hello").await, "main one");
+    assert_eq!(text_for(&server, "AGENT-1: do it").await, "agent two");
+    assert_eq!(text_for(&server, "AGENT-1: do it").await, "after");
+    assert_eq!(text_for(&server, "hello").await, "main two");
+    assert_eq!(server.pending_replies(), 0);
+    assert_eq!(
+        server.main_requests()[0].first_message_text(),
+        "AGENT-1: do it"
+    );
+}
+
 #[tokio::test]
 async fn hang_sends_first_events_then_holds_until_the_server_drops() {
     let server = ModelServer::start(ModelScript::new().reply(Reply::Hang {

@@ -79,6 +79,15 @@ impl RecordedRequest {
             .map_or(&[], Vec::as_slice)
     }
 
+    /// The first message's text (its string, or its text blocks joined).
+    pub fn first_message_text(&self) -> String {
+        self.messages()
+            .first()
+            .and_then(|m| m.get("content"))
+            .map(text_of)
+            .unwrap_or_default()
+    }
+
     /// The `content` of the last message: a string or an array of blocks.
     pub fn last_user_content(&self) -> Option<&Value> {
         self.messages().last().and_then(|m| m.get("content"))

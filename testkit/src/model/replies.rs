@@ -10,6 +10,10 @@ use std::time::Duration;
 #[derive(Debug, Clone)]
 pub struct ModelScript {
     pub(crate) replies: VecDeque<Reply>,
+    /// Steps for main requests whose first message has a marker, so
+    /// concurrent conversations (a background subagent) get their own
+    /// order whatever the arrival order.
+    pub(crate) routes: Vec<(String, VecDeque<Reply>)>,
     pub(crate) fallback: Reply,
 }
 
@@ -24,6 +28,7 @@ impl ModelScript {
     pub fn new() -> Self {
         Self {
             replies: VecDeque::new(),
+            routes: Vec::new(),
             fallback: Reply::text("done"),
         }
     }
@@ -41,11 +46,31 @@ impl ModelScript {
         self
     }
 
-    /// Takes the next step, or a copy of the fallback.
-    pub(crate) fn next_reply(&mut self) -> Reply {
-        self.replies
-            .pop_front()
-            .unwrap_or_else(|| self.fallback.clone())
+    /// Appends a step for main requests whose first message contains
+    /// `marker` (e.g. a subagent's prompt): they take these steps in order,
+    /// not the main sequence's, then the fallback.
+    pub fn reply_for_prompt(mut self, marker: &str, reply: Reply) -> Self {
+        match self.routes.iter_mut().find(|(m, _)| m == marker) {
+            Some((_, steps)) => steps.push_back(reply),
+            None => self
+                .routes
+                .push((marker.to_owned(), VecDeque::from([reply]))),
+        }
+        self
+    }
+
+    /// Takes the next step for a request whose first message reads
+    /// `first_message`, or a copy of the fallback.
+    pub(crate) fn next_reply(&mut self, first_message: &str) -> Reply {
+        let queue = match self
+            .routes
+            .iter_mut()
+            .find(|(m, _)| first_message.contains(m.as_str()))
+        {
+            Some((_, steps)) => steps,
+            None => &mut self.replies,
+        };
+        queue.pop_front().unwrap_or_else(|| self.fallback.clone())
     }
 }
 

@@ -53,14 +53,16 @@ impl Shared {
     }
 
     pub(crate) fn pending_replies(&self) -> usize {
-        lock(&self.script).replies.len()
+        let script = lock(&self.script);
+        let routed: usize = script.routes.iter().map(|(_, r)| r.len()).sum();
+        script.replies.len() + routed
     }
 
     /// Records `rec` and, for a main request, takes the next script step, in
     /// one critical section so steps follow arrival order.
     fn record(&self, rec: RecordedRequest, take_step: bool) -> Option<Reply> {
         let mut script = lock(&self.script);
-        let reply = take_step.then(|| script.next_reply());
+        let reply = take_step.then(|| script.next_reply(&rec.first_message_text()));
         let is_main = rec.is_main();
         let mut requests = lock(&self.requests);
         requests.push(rec);
