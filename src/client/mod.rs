@@ -7,6 +7,7 @@ mod builder;
 mod client;
 mod controls;
 mod messages;
+mod mirror;
 mod observe;
 mod prompt;
 mod query;

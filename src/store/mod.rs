@@ -22,6 +22,7 @@ mod error;
 mod file;
 mod key;
 mod memory;
+pub mod mirror;
 mod open;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -38,6 +39,7 @@ pub use error::StoreError;
 pub use file::FileStore;
 pub use key::{SessionKey, key_for_mirror_path, project_key_for, sanitize_path};
 pub use memory::MemoryStore;
+pub use mirror::MirrorMode;
 pub use open::open_store;
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
