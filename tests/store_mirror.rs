@@ -6,6 +6,7 @@
 
 mod common;
 #[path = "store_mirror/stores.rs"]
+#[allow(dead_code)] // `Broken` is for the resume tests
 mod stores;
 
 use std::sync::Arc;

@@ -271,6 +271,7 @@ impl ClientBuilder {
             .telemetry
             .session(self.runtime.tenant.as_deref());
         let started = async {
+            self.restore_from_store().await?;
             let user = super::run_as::account_for(self.options.user.as_deref()).await?;
             let (config, builder, transcript) = self.session_config(trace.as_ref(), user)?;
             let (mut config, mirror) = builder.attach_mirror(config);

@@ -8,9 +8,10 @@ use claude_agent_actors::SessionConfig;
 use tokio::sync::mpsc;
 
 use super::ClientBuilder;
+use crate::Result;
 use crate::protocol::Message;
-use crate::store::SessionStore;
 use crate::store::mirror::{self, MirrorHandle, MirrorMode};
+use crate::store::{SessionKey, SessionStore, is_session_id, materialize_session, project_key_for};
 
 impl ClientBuilder {
     /// Mirrors the session's transcript into `store`: the CLI is started
@@ -46,6 +47,38 @@ impl ClientBuilder {
     pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
         self.runtime.mirror.flush_deadline = deadline;
         self
+    }
+
+    /// With a store and [`Options::resume`](crate::Options::resume): writes
+    /// the session's transcripts from the store where the CLI reads them
+    /// (`<config>/projects/<sanitized cwd>/<id>.jsonl` and `<id>/<subpath>.jsonl`),
+    /// unless they are there already, so the resume works on a machine or
+    /// config directory that never ran the session. A resume id that is not
+    /// a UUID, or a session the store does not have, is passed on as is.
+    pub(crate) async fn restore_from_store(&self) -> Result<()> {
+        let (Some(store), Some(id)) = (&self.runtime.session_store, &self.options.resume) else {
+            return Ok(());
+        };
+        if !is_session_id(id) {
+            return Ok(());
+        }
+        let cwd = self.options.cwd.clone();
+        // Resolving symlinks touches the filesystem: off the async workers.
+        let local = tokio::task::spawn_blocking(move || {
+            let cwd = cwd
+                .or_else(|| std::env::current_dir().ok())
+                .unwrap_or_default();
+            project_key_for(&cwd)
+        })
+        .await
+        .map_err(|e| crate::Error::InvalidConfig(format!("resolving the cwd failed: {e}")))?;
+        let project = self.runtime.mirror.project_key.clone();
+        let key = SessionKey::new(project.unwrap_or_else(|| local.clone()), id.clone());
+        let dir = mirror::projects_dir(&self.options.env).join(local);
+        if let Some(done) = materialize_session(&**store, &key, &dir).await? {
+            tracing::debug!(%key, files = done.files, entries = done.entries, "resume: restored from the session store");
+        }
+        Ok(())
     }
 
     /// With a store set: starts this session's mirror task and diverts the

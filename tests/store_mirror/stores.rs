@@ -105,3 +105,28 @@ impl SessionStore for Blocking {
         self.inner.load(key)
     }
 }
+
+/// Fails every call.
+pub(crate) struct Broken;
+
+impl SessionStore for Broken {
+    fn append<'a>(
+        &'a self,
+        _key: &'a SessionKey,
+        _entries: &'a [StoreEntry],
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        Box::pin(async { Err(StoreError::unsupported("append")) })
+    }
+
+    fn load<'a>(
+        &'a self,
+        key: &'a SessionKey,
+    ) -> BoxFuture<'a, StoreResult<Option<Vec<StoreEntry>>>> {
+        Box::pin(async move {
+            Err(StoreError::Backend {
+                action: format!("load {key}"),
+                source: "the test store is down".into(),
+            })
+        })
+    }
+}
