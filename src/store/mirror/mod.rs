@@ -1,6 +1,6 @@
 //! The transcript mirror: the CLI's `transcript_mirror` frames (printed
 //! with `--session-mirror`, one per batch of lines it writes to a session
-//! file) appended to a [`SessionStore`](super::SessionStore), off the read
+//! file) appended to a [`SessionStore`], off the read
 //! loop.
 //!
 //! Each session gets one mirror task, so appends are in order per session.
