@@ -60,6 +60,10 @@ pub enum Error {
     /// shut down before any prompt.
     #[error("fail-closed hooks are not supported by this session: {0}")]
     HookSupport(#[from] HookSupportError),
+    /// Resuming with a session store: the session could not be loaded from
+    /// the store or written where the CLI reads it; nothing was started.
+    #[error("failed to restore the session from the store: {0}")]
+    Resume(#[from] crate::store::ResumeError),
     /// A turn ended in an error result
     /// ([`ResultMessage::into_result`](crate::protocol::ResultMessage::into_result)),
     /// so `?` can pass it on.

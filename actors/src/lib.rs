@@ -55,8 +55,8 @@ pub use events::{
 pub use fault::FaultInjector;
 pub use session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 pub use session::config::{
-    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig, Watchdog,
-    WatchdogAction, WireDirection, WireTap,
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, FrameDivert, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig,
+    Watchdog, WatchdogAction, WireDirection, WireTap,
 };
 pub use session::handle::Session;
 pub use session::live_sessions::{SessionInfo, live_sessions};

@@ -44,6 +44,9 @@ pub(crate) struct Runtime {
     pub(crate) telemetry: Telemetry,
     pub(crate) tenant: Option<String>,
     pub(crate) launch: super::launch::Launch,
+    /// Where the transcript is mirrored (`session_store`), and how.
+    pub(crate) session_store: Option<Arc<dyn crate::store::SessionStore>>,
+    pub(crate) mirror: crate::store::mirror::MirrorSettings,
 }
 
 impl Default for Runtime {
@@ -66,6 +69,8 @@ impl Default for Runtime {
             telemetry: Telemetry::disabled(),
             tenant: None,
             launch: super::launch::Launch::Subprocess,
+            session_store: None,
+            mirror: Default::default(),
         }
     }
 }
@@ -286,8 +291,10 @@ impl ClientBuilder {
             .telemetry
             .session(self.runtime.tenant.as_deref());
         let started = async {
+            self.restore_from_store().await?;
             let user = super::run_as::account_for(self.options.user.as_deref()).await?;
-            let (mut config, builder, transcript) = self.session_config(trace.as_ref(), user)?;
+            let (config, builder, transcript) = self.session_config(trace.as_ref(), user)?;
+            let (mut config, mirror) = builder.attach_mirror(config);
             // Subscribed before the start: early diagnostics count too.
             let traced = trace.clone().map(|t| (t, config.subscribe_events()));
             let watched = (builder.runtime.on_diagnostic.is_some() || transcript.is_some())
@@ -300,9 +307,9 @@ impl ClientBuilder {
                     transcript.clone(),
                 );
             }
-            Ok::<_, Error>((session, frames, builder, transcript, traced))
+            Ok::<_, Error>((session, frames, builder, transcript, traced, mirror))
         };
-        let (session, frames, builder, transcript, traced) = match started.await {
+        let (session, frames, builder, transcript, traced, mirror) = match started.await {
             Ok(parts) => parts,
             Err(e) => {
                 if let Some(t) = &trace {
@@ -311,7 +318,7 @@ impl ClientBuilder {
                 return Err(e);
             }
         };
-        let client = Client::new(session, frames, builder, transcript, traced);
+        let client = Client::new(session, frames, builder, transcript, traced, mirror);
         // As the official SDKs do: a fail-closed hook must not run on a CLI
         // that would let its action through when it fails.
         let supported = client
@@ -396,6 +403,7 @@ impl ClientBuilder {
             permission_callback: self.callbacks.can_use_tool.is_some(),
             trace_parent,
             trace_state,
+            session_mirror: self.runtime.session_store.is_some(),
         };
         let cmd = self.options.to_command(program, &ctx)?;
         let mut spec = ProcessSpec::new(cmd.program);

@@ -12,12 +12,14 @@ use serde::Deserialize;
 use serde_json::Value;
 use tokio::sync::{Mutex, broadcast};
 
-use super::messages::{self, Kind, Until};
+use super::messages::{self, Inbound, Kind, Until};
+use super::mirror::MirrorParts;
 use super::observe;
 use super::prompt::{is_verbatim, mark_verbatim};
 use super::{ClientBuilder, Prompt};
 use crate::options::Options;
 use crate::protocol::{Message, ParseError, ServerInfo, UserMessage};
+use crate::store::mirror::MirrorHandle;
 use crate::telemetry::{self, SessionTrace};
 use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
 use crate::{Error, Result};
@@ -59,11 +61,13 @@ pub struct Client {
 
 pub(crate) struct Inner {
     pub(crate) session: Session,
-    pub(crate) frames: Arc<Mutex<FrameStream>>,
+    pub(crate) frames: Arc<Mutex<Inbound>>,
     pub(crate) builder: ClientBuilder,
     pub(crate) transcript: Option<TranscriptRecorder>,
     /// The session's spans and metrics, when telemetry is on.
     pub(crate) telemetry: Option<Arc<SessionTrace>>,
+    /// The transcript mirror, with a session store.
+    pub(crate) mirror: Option<MirrorHandle>,
 }
 
 impl Drop for Inner {
@@ -103,15 +107,18 @@ impl Client {
         builder: ClientBuilder,
         transcript: Option<TranscriptRecorder>,
         traced: Option<(Arc<SessionTrace>, broadcast::Receiver<SessionEvent>)>,
+        mirror: Option<MirrorParts>,
     ) -> Self {
         let (telemetry, events) = traced.unzip();
+        let (mirror, injected) = mirror.map(|m| (m.handle, m.errors)).unzip();
         let client = Self {
             inner: Arc::new(Inner {
                 session,
-                frames: Arc::new(Mutex::new(frames)),
+                frames: Arc::new(Mutex::new(Inbound::new(frames, injected))),
                 builder,
                 transcript,
                 telemetry,
+                mirror,
             }),
         };
         if let (Some(t), Some(events)) = (&client.inner.telemetry, events) {
@@ -312,8 +319,17 @@ impl Client {
     /// Ordered shutdown: stop admitting, fail pending requests, EOF, keep
     /// reading, wait `grace`, SIGTERM the group, wait `term_grace`, SIGKILL,
     /// reap. Idempotent: every caller gets the same report.
+    ///
+    /// With a [session store](ClientBuilder::session_store), then waits
+    /// for the mirror's pending appends (at most its flush deadline) and
+    /// reports `mirror_persisted` / `mirror_unpersisted`.
     pub async fn shutdown(&self) -> ShutdownReport {
-        let report = self.inner.session.shutdown().await;
+        let mut report = self.inner.session.shutdown().await;
+        if let Some(m) = &self.inner.mirror {
+            let (persisted, unpersisted) = m.finish().await;
+            report.mirror_persisted = Some(persisted);
+            report.mirror_unpersisted = Some(unpersisted);
+        }
         if let Some(t) = &self.inner.telemetry {
             t.finish_with(Some(report.clone()), Some(self.stats()));
         }

@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use claude_agent_actors::FrameStream;
+use claude_agent_actors::{Frame, FrameStream, SessionError};
 use futures::StreamExt;
 use futures::stream::{self, BoxStream};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use tokio::sync::{Mutex, OwnedMutexGuard, mpsc};
 
 use crate::protocol::{Message, parse_message};
 use crate::transcript::TranscriptRecorder;
@@ -41,17 +41,58 @@ pub(crate) enum Kind {
     Failure,
 }
 
+/// What the consumer reads: the CLI's frames, and messages the SDK itself
+/// adds to the stream (a session store's `mirror_error`).
+pub(crate) struct Inbound {
+    frames: FrameStream,
+    injected: Option<mpsc::Receiver<Message>>,
+}
+
+enum Incoming {
+    Frame(std::result::Result<Frame, SessionError>),
+    Injected(Message),
+}
+
+impl Inbound {
+    pub(crate) fn new(frames: FrameStream, injected: Option<mpsc::Receiver<Message>>) -> Self {
+        Self { frames, injected }
+    }
+
+    /// The next item. After the CLI's output ended, added messages are
+    /// still read until their sender is gone (the mirror task ends within
+    /// its flush deadline once the output has ended).
+    async fn next(&mut self) -> Option<Incoming> {
+        let Some(injected) = &mut self.injected else {
+            return self.frames.recv().await.map(Incoming::Frame);
+        };
+        tokio::select! {
+            biased;
+            Some(m) = injected.recv() => Some(Incoming::Injected(m)),
+            frame = self.frames.recv() => match frame {
+                Some(f) => Some(Incoming::Frame(f)),
+                None => {
+                    let m = injected.recv().await;
+                    if m.is_none() {
+                        self.injected = None;
+                    }
+                    m.map(Incoming::Injected)
+                }
+            },
+        }
+    }
+}
+
 struct State {
     transcript: Option<TranscriptRecorder>,
-    frames: Arc<Mutex<FrameStream>>,
-    guard: Option<OwnedMutexGuard<FrameStream>>,
+    frames: Arc<Mutex<Inbound>>,
+    guard: Option<OwnedMutexGuard<Inbound>>,
     until: Until,
     done: bool,
 }
 
 /// Typed messages, for the public `receive_*` streams.
 pub(crate) fn stream(
-    frames: Arc<Mutex<FrameStream>>,
+    frames: Arc<Mutex<Inbound>>,
     until: Until,
     transcript: Option<TranscriptRecorder>,
 ) -> BoxStream<'static, Result<Message>> {
@@ -65,7 +106,7 @@ pub(crate) fn stream(
 /// Takes the frame lock on first poll and holds it until the stream ends or
 /// is dropped: one reader at a time.
 pub(crate) fn received(
-    frames: Arc<Mutex<FrameStream>>,
+    frames: Arc<Mutex<Inbound>>,
     until: Until,
     transcript: Option<TranscriptRecorder>,
 ) -> BoxStream<'static, Received> {
@@ -84,9 +125,13 @@ pub(crate) fn received(
             st.guard = Some(st.frames.clone().lock_owned().await);
         }
         let guard = st.guard.as_mut()?;
-        let received = match guard.recv().await {
+        let received = match guard.next().await {
             None => return None,
-            Some(Err(e)) => {
+            Some(Incoming::Injected(message)) => Received {
+                kind: Kind::Other,
+                message: Ok(message),
+            },
+            Some(Incoming::Frame(Err(e))) => {
                 st.done = true;
                 if let Some(t) = &st.transcript {
                     t.record_transport_error(&e.to_string());
@@ -96,7 +141,7 @@ pub(crate) fn received(
                     message: Err(Error::Session(e)),
                 }
             }
-            Some(Ok(frame)) => {
+            Some(Incoming::Frame(Ok(frame))) => {
                 let message = parse_message(&frame.line).map_err(Error::Parse);
                 let kind = match frame.kind.as_str() {
                     "result" => Kind::Result,

@@ -8,6 +8,7 @@ mod client;
 mod controls;
 mod launch;
 mod messages;
+mod mirror;
 mod observe;
 mod prompt;
 mod query;

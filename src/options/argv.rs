@@ -143,6 +143,9 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
             "permission_prompt_tool_name",
         )?;
     }
+    if ctx.session_mirror {
+        a.flag("--session-mirror");
+    }
     if let Some(m) = o.permission_mode {
         a.pair("--permission-mode", m.as_str().as_ref(), "permission_mode")?;
     }

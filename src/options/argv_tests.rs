@@ -173,6 +173,13 @@ fn permission_callback_uses_stdio() {
 }
 
 #[test]
+fn a_session_store_adds_session_mirror() {
+    let ctx = CommandContext::default().with_session_mirror(true);
+    assert_eq!(argv_ctx(&Options::new(), &ctx), with(&["--session-mirror"]));
+    assert!(!argv(Options::new()).iter().any(|a| a == "--session-mirror"));
+}
+
+#[test]
 fn continue_conversation() {
     assert_eq!(
         argv(Options::new().continue_conversation(true)),

@@ -17,12 +17,21 @@ pub struct CommandContext {
     pub trace_parent: Option<String>,
     /// W3C `tracestate` of the active trace, exported as `TRACESTATE`.
     pub trace_state: Option<String>,
+    /// A session store mirrors the transcript: the CLI must print
+    /// `transcript_mirror` frames (`--session-mirror`).
+    pub session_mirror: bool,
 }
 
 impl CommandContext {
     /// With (or without) a registered permission callback.
     pub fn with_permission_callback(mut self, on: bool) -> Self {
         self.permission_callback = on;
+        self
+    }
+
+    /// With (or without) a session store mirroring the transcript.
+    pub fn with_session_mirror(mut self, on: bool) -> Self {
+        self.session_mirror = on;
         self
     }
 

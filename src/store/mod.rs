@@ -21,7 +21,9 @@ mod entry;
 mod error;
 mod file;
 mod key;
+mod materialize;
 mod memory;
+pub mod mirror;
 mod open;
 #[cfg(feature = "postgres")]
 mod postgres;
@@ -37,7 +39,11 @@ pub use entry::{SessionListEntry, SessionSummary, StoreEntry, entry_uuid};
 pub use error::StoreError;
 pub use file::FileStore;
 pub use key::{SessionKey, key_for_mirror_path, project_key_for, sanitize_path};
+pub use materialize::{
+    LOAD_TIMEOUT, Materialized, ResumeError, is_session_id, materialize_session,
+};
 pub use memory::MemoryStore;
+pub use mirror::MirrorMode;
 pub use open::open_store;
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};

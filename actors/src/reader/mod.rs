@@ -27,7 +27,7 @@ use crate::dispatch::msg::DispatchMsg;
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
-use crate::session::config::WireDirection;
+use crate::session::config::{FrameDivert, WireDirection};
 use crate::session::shared::Shared;
 use crate::session::stream::Frame;
 use crate::supervisor::msg::SupervisorMsg;
@@ -45,6 +45,7 @@ pub(crate) struct ReaderArgs {
     pub(crate) stdout: BoxReader,
     pub(crate) max_line_bytes: usize,
     pub(crate) frames: FrameSender,
+    pub(crate) divert: Option<FrameDivert>,
     pub(crate) dispatch: ActorRef<DispatchMsg>,
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
@@ -61,6 +62,7 @@ pub(crate) struct ReaderActor;
 
 struct Loop {
     frames: Batcher,
+    divert: Option<FrameDivert>,
     consumer_gone: bool,
     dispatch: ActorRef<DispatchMsg>,
     callback: Arc<dyn InboundHandler>,
@@ -159,6 +161,11 @@ impl Loop {
     }
 
     async fn deliver(&mut self, frame: Frame) {
+        if let Some(divert) = &mut self.divert {
+            if divert(&frame) {
+                return;
+            }
+        }
         let c = &self.shared.counters;
         if !self.consumer_gone && self.frames.push(frame).await == Admit::Queued {
             Counters::add(&c.frames_to_consumer, 1);
@@ -272,6 +279,7 @@ impl Actor for ReaderActor {
         let span = args.shared.span.clone();
         let lp = Loop {
             frames: args.frames.batcher(),
+            divert: args.divert,
             consumer_gone: false,
             dispatch: args.dispatch,
             callback: args.callback,

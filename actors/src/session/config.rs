@@ -38,6 +38,14 @@ pub enum WireDirection {
 /// to a channel or a buffered file).
 pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
 
+/// Offered every consumer frame (not control traffic) on the read loop,
+/// before it is queued for the consumer; returns `true` to take the frame
+/// out of the consumer's stream. Runs on the read loop: keep it quick and
+/// never block (hand the frame to a bounded buffer). Dropped when the read
+/// loop ends, so a receiver on the other side of it sees the end of the
+/// CLI's output.
+pub type FrameDivert = Box<dyn FnMut(&crate::session::stream::Frame) -> bool + Send>;
+
 /// What the idle watchdog does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WatchdogAction {
@@ -106,6 +114,7 @@ pub struct SessionConfig {
     /// The event channel, when subscribed before start.
     pub(crate) events: Option<broadcast::Sender<SessionEvent>>,
     pub(crate) wire_tap: Option<WireTap>,
+    pub(crate) divert: Option<FrameDivert>,
 }
 
 impl SessionConfig {
@@ -132,6 +141,7 @@ impl SessionConfig {
             session_stream_close_timeout: None,
             events: None,
             wire_tap: None,
+            divert: None,
         }
     }
 
@@ -239,6 +249,12 @@ impl SessionConfig {
     /// instead.
     pub fn wire_tap(mut self, tap: WireTap) -> Self {
         self.wire_tap = Some(tap);
+        self
+    }
+
+    /// Offers every consumer frame to `divert` first (see [`FrameDivert`]).
+    pub fn divert(mut self, divert: FrameDivert) -> Self {
+        self.divert = Some(divert);
         self
     }
 

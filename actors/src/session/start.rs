@@ -77,6 +77,7 @@ impl Session {
             conn,
             shared: shared.clone(),
             frames,
+            divert: config.divert,
             max_line_bytes: config.max_line_bytes,
             inbound: config.inbound,
             handler_timeout: config.handler_timeout,

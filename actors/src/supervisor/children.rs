@@ -75,6 +75,7 @@ pub(crate) async fn spawn_children(
             stdout: reader,
             max_line_bytes: a.max_line_bytes,
             frames: a.frames,
+            divert: a.divert,
             dispatch: dispatch.clone(),
             callback: a.inbound,
             handler_timeout: a.handler_timeout,

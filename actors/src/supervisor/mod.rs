@@ -47,6 +47,7 @@ pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,
     pub(crate) shared: Arc<Shared>,
     pub(crate) frames: FrameSender,
+    pub(crate) divert: Option<crate::session::config::FrameDivert>,
     pub(crate) max_line_bytes: usize,
     pub(crate) inbound: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
@@ -105,6 +106,8 @@ impl Drop for SupervisorState {
                 frames_after_eof: 0,
                 handlers_cancelled: 0,
                 requests_failed: 0,
+                mirror_persisted: None,
+                mirror_unpersisted: None,
                 stderr_tail: self.shared.stderr.tail(),
             });
         }

@@ -1,0 +1,253 @@
+//! Resuming from a store: a session's transcripts written back where the
+//! CLI looks for them, so `--resume <id>` works on a machine (or in a
+//! config directory) that never ran the session.
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+use std::time::Duration;
+
+use super::{SessionKey, SessionStore, StoreEntry, StoreError};
+
+/// Bound on each store call while materializing.
+pub const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Why a session could not be materialized from a store.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResumeError {
+    /// The store failed to load a transcript or list its subagents.
+    #[error("could not load {key} from the session store")]
+    Load {
+        /// The transcript, as `project/session[/subpath]`.
+        key: String,
+        /// The store's error.
+        #[source]
+        source: StoreError,
+    },
+    /// The store did not answer within [`LOAD_TIMEOUT`].
+    #[error("loading {key} from the session store took over {} s", LOAD_TIMEOUT.as_secs())]
+    Timeout {
+        /// The transcript, as `project/session[/subpath]`.
+        key: String,
+    },
+    /// A transcript file could not be written.
+    #[error("could not write the session file {}", path.display())]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// The filesystem's error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// What [`materialize_session`] wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Materialized {
+    /// Transcript files written (the main one and subagents').
+    pub files: usize,
+    /// Entries in them.
+    pub entries: usize,
+}
+
+/// Whether `id` can name a session file: a UUID (what the CLI uses), so it
+/// is safe as a path component.
+pub fn is_session_id(id: &str) -> bool {
+    let groups: Vec<&str> = id.split('-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// Writes the session `key` (a main key) from `store` into `project_dir`
+/// (the CLI's `<config>/projects/<project>`): `<session>.jsonl`, and each
+/// subagent transcript at `<session>/<subpath>.jsonl` when the store can
+/// list them. A file that already exists is left alone: the CLI's own copy
+/// is at least as complete as the mirror of it. `None` when the store has
+/// no entries for the session (the CLI then gets `--resume` unchanged).
+pub async fn materialize_session(
+    store: &dyn SessionStore,
+    key: &SessionKey,
+    project_dir: &Path,
+) -> Result<Option<Materialized>, ResumeError> {
+    let key = key.main();
+    let Some(main) = load(store, &key).await?.filter(|e| !e.is_empty()) else {
+        return Ok(None);
+    };
+    let mut files = vec![(project_dir.join(format!("{}.jsonl", key.session_id)), main)];
+    let subpaths = match bounded(&key, store.list_subkeys(&key.project_key, &key.session_id)).await
+    {
+        Ok(list) => list,
+        Err(ResumeError::Load {
+            source: StoreError::Unsupported { .. },
+            ..
+        }) => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let session_dir = project_dir.join(&key.session_id);
+    for subpath in subpaths {
+        let Some(rel) = safe_relative(&subpath) else {
+            tracing::warn!(%key, subpath, "resume: skipping a subpath that is not a relative path");
+            continue;
+        };
+        let file = session_dir.join(format!("{}.jsonl", rel.display()));
+        let sub = key.clone().with_subpath(subpath);
+        if let Some(entries) = load(store, &sub).await? {
+            files.push((file, entries));
+        }
+    }
+    let dir = project_dir.to_path_buf();
+    tokio::task::spawn_blocking(move || write_missing(files))
+        .await
+        .map_err(|e| ResumeError::Write {
+            path: dir,
+            source: std::io::Error::other(e.to_string()),
+        })?
+        .map(Some)
+}
+
+async fn load(
+    store: &dyn SessionStore,
+    key: &SessionKey,
+) -> Result<Option<Vec<StoreEntry>>, ResumeError> {
+    bounded(key, store.load(key)).await
+}
+
+async fn bounded<T>(
+    key: &SessionKey,
+    call: impl Future<Output = Result<T, StoreError>>,
+) -> Result<T, ResumeError> {
+    match tokio::time::timeout(LOAD_TIMEOUT, call).await {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(source)) => Err(ResumeError::Load {
+            key: key.to_string(),
+            source,
+        }),
+        Err(_) => Err(ResumeError::Timeout {
+            key: key.to_string(),
+        }),
+    }
+}
+
+/// `subpath` as a relative path of plain components, or `None`.
+fn safe_relative(subpath: &str) -> Option<PathBuf> {
+    let path = Path::new(subpath);
+    let plain = path.components().all(|c| matches!(c, Component::Normal(_)));
+    (plain && !subpath.is_empty()).then(|| path.to_path_buf())
+}
+
+/// Writes each file that does not exist yet, whole or not at all (a
+/// temporary file renamed into place, owner-only: transcripts hold the
+/// conversation).
+fn write_missing(files: Vec<(PathBuf, Vec<StoreEntry>)>) -> Result<Materialized, ResumeError> {
+    let mut done = Materialized::default();
+    for (path, entries) in files {
+        if path.exists() {
+            continue;
+        }
+        let fail = |source| ResumeError::Write {
+            path: path.clone(),
+            source,
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir).map_err(fail)?;
+        let tmp = path.with_extension("jsonl.resume-tmp");
+        let written = write_jsonl(&tmp, &entries).and_then(|()| std::fs::rename(&tmp, &path));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&tmp);
+            return Err(fail(e));
+        }
+        done.files += 1;
+        done.entries += entries.len();
+    }
+    Ok(done)
+}
+
+fn write_jsonl(path: &Path, entries: &[StoreEntry]) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut out = std::io::BufWriter::new(options.open(path)?);
+    for entry in entries {
+        serde_json::to_writer(&mut out, entry)?;
+        out.write_all(b"\n")?;
+    }
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::MemoryStore;
+    use serde_json::json;
+
+    const ID: &str = "0b7c3f0e-5a51-4d1c-9d55-1f4f5e2f6a01";
+
+    #[test]
+    fn only_uuids_are_session_ids() {
+        assert!(is_session_id(ID));
+        for bad in [
+            "",
+            "../etc",
+            "0b7c3f0e-5a51-4d1c-9d55",
+            "0b7c3f0e/5a51-4d1c-9d55-1f4f5e2f6a01",
+        ] {
+            assert!(!is_session_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn subpaths_must_stay_below_the_session() {
+        assert!(safe_relative("subagents/agent-1").is_some());
+        for bad in ["", "/abs", "../up", "a/../../b"] {
+            assert!(safe_relative(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[tokio::test]
+    async fn main_and_subagent_transcripts_are_written_where_the_cli_reads_them() {
+        let store = MemoryStore::new();
+        let key = SessionKey::new("p", ID);
+        let sub = key.clone().with_subpath("subagents/agent-1");
+        store
+            .append(&key, &[json!({"uuid": "a"}), json!({"uuid": "b"})])
+            .await
+            .unwrap();
+        store.append(&sub, &[json!({"uuid": "c"})]).await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let done = materialize_session(&store, &key, dir.path())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((done.files, done.entries), (2, 3));
+        let main = std::fs::read_to_string(dir.path().join(format!("{ID}.jsonl"))).unwrap();
+        assert_eq!(main, "{\"uuid\":\"a\"}\n{\"uuid\":\"b\"}\n");
+        let agent = dir.path().join(ID).join("subagents/agent-1.jsonl");
+        assert_eq!(
+            std::fs::read_to_string(agent).unwrap(),
+            "{\"uuid\":\"c\"}\n"
+        );
+
+        // A second run finds both files and leaves them alone.
+        let again = materialize_session(&store, &key, dir.path())
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(again, Materialized::default());
+    }
+
+    #[tokio::test]
+    async fn a_session_missing_from_the_store_materializes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = SessionKey::new("p", ID);
+        let done = materialize_session(&MemoryStore::new(), &key, dir.path())
+            .await
+            .unwrap();
+        assert_eq!(done, None);
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+}

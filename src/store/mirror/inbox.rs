@@ -1,0 +1,179 @@
+//! The bounded buffer between the read loop and a session's mirror task.
+//!
+//! The read loop only ever pushes (never waits); the task takes everything
+//! at once. When the task falls behind by more than the byte cap, the
+//! oldest frames are dropped (see [`MirrorMode`](super::MirrorMode) for the
+//! policy) and counted, so the task can report them.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+
+use bytes::Bytes;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+/// One thing the read loop saw that the mirror cares about.
+#[derive(Debug)]
+pub(crate) enum Item {
+    /// A raw `transcript_mirror` line.
+    Mirror(Bytes),
+    /// A `result` frame went by: the end of a turn.
+    TurnEnd,
+}
+
+/// What the oldest-first overflow dropped since the task last looked.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Dropped {
+    /// Frames dropped.
+    pub(crate) frames: u64,
+    /// Entries in them.
+    pub(crate) entries: u64,
+    /// The `filePath` of the last dropped frame, for the error message.
+    pub(crate) file_path: Option<String>,
+}
+
+#[derive(Debug, Default)]
+struct State {
+    items: VecDeque<Item>,
+    bytes: usize,
+    dropped: Dropped,
+}
+
+/// Shared by the read loop's hook (writer) and the mirror task (reader).
+#[derive(Debug)]
+pub(crate) struct Inbox {
+    state: Mutex<State>,
+    notify: Notify,
+    /// Latched when the read loop let go of its hook: the CLI's output ended.
+    closed: CancellationToken,
+    max_bytes: usize,
+}
+
+/// The fields of a mirror frame the overflow accounting needs.
+#[derive(Deserialize)]
+struct Counted {
+    #[serde(rename = "filePath")]
+    file_path: Option<String>,
+    #[serde(default)]
+    entries: Vec<IgnoredAny>,
+}
+
+impl Inbox {
+    pub(crate) fn new(max_bytes: usize) -> Self {
+        Self {
+            state: Mutex::new(State::default()),
+            notify: Notify::new(),
+            closed: CancellationToken::new(),
+            max_bytes,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        // Only plain pushes and swaps happen under the lock: a poisoned one
+        // still holds consistent data.
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Queues `item` without waiting. A mirror frame that does not fit drops
+    /// the oldest queued frames first; one larger than the whole cap is
+    /// still admitted into an empty queue (it is bounded by the line limit).
+    pub(crate) fn push(&self, item: Item) {
+        {
+            let mut st = self.lock();
+            if let Item::Mirror(line) = &item {
+                while st.bytes + line.len() > self.max_bytes {
+                    let Some(old) = st.items.pop_front() else {
+                        break;
+                    };
+                    if let Item::Mirror(old) = old {
+                        st.bytes -= old.len();
+                        let counted = serde_json::from_slice::<Counted>(&old).ok();
+                        st.dropped.frames += 1;
+                        if let Some(c) = counted {
+                            st.dropped.entries += c.entries.len() as u64;
+                            st.dropped.file_path = c.file_path.or(st.dropped.file_path.take());
+                        }
+                    }
+                }
+                st.bytes += line.len();
+            }
+            st.items.push_back(item);
+        }
+        self.notify.notify_one();
+    }
+
+    /// The read loop is done: no more pushes.
+    pub(crate) fn close(&self) {
+        self.closed.cancel();
+        self.notify.notify_one();
+    }
+
+    /// Resolves once the read loop is done.
+    pub(crate) async fn closed(&self) {
+        self.closed.cancelled().await;
+    }
+
+    pub(crate) fn is_closed(&self) -> bool {
+        self.closed.is_cancelled()
+    }
+
+    /// Everything queued and dropped so far; waits while there is nothing
+    /// and the inbox is open.
+    pub(crate) async fn take(&self) -> (Vec<Item>, Dropped) {
+        loop {
+            let notified = self.notify.notified();
+            {
+                let mut st = self.lock();
+                if !st.items.is_empty() || st.dropped.frames > 0 || self.is_closed() {
+                    st.bytes = 0;
+                    let items = std::mem::take(&mut st.items).into();
+                    return (items, std::mem::take(&mut st.dropped));
+                }
+            }
+            notified.await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn frame(path: &str, n: usize) -> Bytes {
+        let entries: Vec<_> = (0..n).map(|i| serde_json::json!({ "i": i })).collect();
+        let v =
+            serde_json::json!({"type": "transcript_mirror", "filePath": path, "entries": entries});
+        Bytes::from(v.to_string())
+    }
+
+    #[tokio::test]
+    async fn overflow_drops_the_oldest_frames_and_counts_their_entries() {
+        let first = frame("/p/a/s.jsonl", 3);
+        let cap = first.len() * 2;
+        let inbox = Inbox::new(cap);
+        inbox.push(Item::Mirror(first));
+        inbox.push(Item::TurnEnd);
+        inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 3)));
+        inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 3)));
+        let (items, dropped) = inbox.take().await;
+        assert_eq!(dropped.frames, 1);
+        assert_eq!(dropped.entries, 3);
+        assert_eq!(dropped.file_path.as_deref(), Some("/p/a/s.jsonl"));
+        // The turn marker after the dropped frame survives, in order.
+        assert!(matches!(items[0], Item::TurnEnd));
+        assert_eq!(items.len(), 3);
+    }
+
+    #[tokio::test]
+    async fn take_returns_empty_once_closed() {
+        let inbox = Inbox::new(1024);
+        inbox.close();
+        let (items, dropped) = inbox.take().await;
+        assert!(items.is_empty());
+        assert_eq!(dropped, Dropped::default());
+    }
+}

@@ -1,0 +1,196 @@
+//! The transcript mirror: the CLI's `transcript_mirror` frames (printed
+//! with `--session-mirror`, one per batch of lines it writes to a session
+//! file) appended to a [`SessionStore`], off the read
+//! loop.
+//!
+//! Each session gets one mirror task, so appends are in order per session.
+//! The read loop hands frames to it through a buffer it never waits on;
+//! the frames do not reach the consumer's stream (as in the official
+//! SDKs). A store that fails is retried ([`APPEND_ATTEMPTS`] attempts,
+//! [`APPEND_BACKOFF`] between them); then the batch is dropped and a
+//! `system/mirror_error` message
+//! ([`MirrorError`](crate::protocol::MirrorError)) appears in the session's
+//! message stream. The session never waits for the store.
+//!
+//! **Overflow.** While the task waits for a slow store, frames queue in a
+//! buffer of [`MAX_QUEUED_BYTES`]. A frame that does not fit drops the
+//! oldest queued frames: their entries count as unpersisted and one
+//! `mirror_error` says how many were lost. (The CLI's own session file is
+//! complete either way.)
+//!
+//! **Shutdown.** Once the CLI's output has ended, the task appends what is
+//! pending for at most the flush deadline, then gives up; the shutdown
+//! report's `mirror_persisted` / `mirror_unpersisted` count the entries.
+
+mod inbox;
+mod task;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use claude_agent_actors::FrameDivert;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use self::inbox::{Inbox, Item};
+use super::SessionStore;
+use crate::protocol::Message;
+
+pub use task::{APPEND_ATTEMPTS, APPEND_BACKOFF, APPEND_TIMEOUT};
+
+/// Bytes of mirror frames queued for a session's mirror task before the
+/// oldest are dropped: 8 MiB.
+pub const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
+/// Batched mode appends early once this many entries are pending.
+pub const MAX_PENDING_ENTRIES: usize = 500;
+/// Batched mode appends early once this many bytes are pending: 1 MiB.
+pub const MAX_PENDING_BYTES: usize = 1024 * 1024;
+/// Default time the shutdown gives pending appends after the CLI exited.
+pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
+/// `mirror_error` messages waiting for the consumer; more are logged and
+/// dropped (their counts are in the shutdown report regardless).
+const MAX_QUEUED_ERRORS: usize = 64;
+
+/// When mirrored entries are appended to the store.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MirrorMode {
+    /// Once per turn (at each `result`), when [`MAX_PENDING_ENTRIES`] or
+    /// [`MAX_PENDING_BYTES`] are pending, and at shutdown; one append per
+    /// transcript file each time.
+    #[default]
+    Batched,
+    /// Each frame as it arrives.
+    Eager,
+}
+
+/// How a session mirrors its transcript, when it has a store.
+#[derive(Debug, Clone)]
+pub(crate) struct MirrorSettings {
+    /// Replaces the project part of every key (a tenant's own scope).
+    pub(crate) project_key: Option<String>,
+    pub(crate) mode: MirrorMode,
+    pub(crate) flush_deadline: Duration,
+}
+
+impl Default for MirrorSettings {
+    fn default() -> Self {
+        Self {
+            project_key: None,
+            mode: MirrorMode::default(),
+            flush_deadline: DEFAULT_FLUSH_DEADLINE,
+        }
+    }
+}
+
+/// Entries the mirror persisted and did not, so far.
+#[derive(Debug, Default)]
+pub(crate) struct Counts {
+    persisted: AtomicU64,
+    unpersisted: AtomicU64,
+}
+
+impl Counts {
+    pub(crate) fn persisted(&self, n: usize) {
+        self.persisted.fetch_add(n as u64, Ordering::Relaxed);
+    }
+
+    pub(crate) fn unpersisted(&self, n: u64) {
+        self.unpersisted.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// `(persisted, unpersisted)`.
+    pub(crate) fn get(&self) -> (u64, u64) {
+        (
+            self.persisted.load(Ordering::Relaxed),
+            self.unpersisted.load(Ordering::Relaxed),
+        )
+    }
+}
+
+/// The client's side of a running mirror.
+pub(crate) struct MirrorHandle {
+    pub(crate) counts: Arc<Counts>,
+    /// Latched when the task ended (everything appended or given up).
+    pub(crate) finished: CancellationToken,
+    pub(crate) flush_deadline: Duration,
+}
+
+impl MirrorHandle {
+    /// Waits for the task to end (bounded: its own flush deadline, plus a
+    /// margin in case the CLI's output has not ended yet), then the counts.
+    pub(crate) async fn finish(&self) -> (u64, u64) {
+        let bound = self.flush_deadline + Duration::from_secs(1);
+        let _ = tokio::time::timeout(bound, self.finished.cancelled()).await;
+        self.counts.get()
+    }
+}
+
+/// Closes the inbox when the read loop drops its hook.
+struct Writer(Arc<Inbox>);
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        self.0.close();
+    }
+}
+
+/// Starts the mirror task for one session: returns the read loop's hook,
+/// the client's handle and the receiver of `mirror_error` messages.
+/// `projects_dir` is the CLI's `<config dir>/projects`.
+pub(crate) fn start(
+    store: Arc<dyn SessionStore>,
+    settings: &MirrorSettings,
+    projects_dir: PathBuf,
+) -> (FrameDivert, MirrorHandle, mpsc::Receiver<Message>) {
+    let inbox = Arc::new(Inbox::new(MAX_QUEUED_BYTES));
+    let counts = Arc::new(Counts::default());
+    let finished = CancellationToken::new();
+    let (errors_tx, errors_rx) = mpsc::channel(MAX_QUEUED_ERRORS);
+    let worker = task::Worker::new(store, settings, projects_dir, counts.clone(), errors_tx);
+    let done = finished.clone();
+    let task_inbox = inbox.clone();
+    tokio::spawn(async move {
+        let _done = done.drop_guard();
+        worker.run(task_inbox).await;
+    });
+    let writer = Writer(inbox);
+    let divert: FrameDivert = Box::new(move |frame| match frame.kind.as_str() {
+        "transcript_mirror" => {
+            writer.0.push(Item::Mirror(frame.line.clone()));
+            true
+        }
+        "result" => {
+            writer.0.push(Item::TurnEnd);
+            false
+        }
+        _ => false,
+    });
+    let handle = MirrorHandle {
+        counts,
+        finished,
+        flush_deadline: settings.flush_deadline,
+    };
+    (divert, handle, errors_rx)
+}
+
+/// The CLI's `projects` folder for a session whose own environment
+/// (`Options::env`, set on top of ours) is `env`: under `CLAUDE_CONFIG_DIR`,
+/// else under `$HOME/.claude`, each taken from the session's environment
+/// first, then from this process's.
+pub(crate) fn projects_dir(env: &[(std::ffi::OsString, std::ffi::OsString)]) -> PathBuf {
+    let var = |name: &str| {
+        env.iter()
+            .rev()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.clone())
+            .or_else(|| std::env::var_os(name))
+            .filter(|v| !v.is_empty())
+    };
+    let config = match var("CLAUDE_CONFIG_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(var("HOME").unwrap_or_default()).join(".claude"),
+    };
+    config.join("projects")
+}

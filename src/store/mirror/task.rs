@@ -1,0 +1,319 @@
+//! A session's mirror task: parses the queued frames, batches them per
+//! transcript file, appends with retries, and reports what it could not.
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+
+use super::inbox::{Dropped, Inbox, Item};
+use super::{Counts, MAX_PENDING_BYTES, MAX_PENDING_ENTRIES, MirrorMode, MirrorSettings};
+use crate::protocol::{Message, MirrorError, MirrorKey, SystemMessage, TranscriptMirror};
+use crate::store::{SessionKey, SessionStore, StoreEntry, key_for_mirror_path};
+
+/// Attempts per batch before it is dropped with a `mirror_error`.
+pub const APPEND_ATTEMPTS: usize = 3;
+/// The waits between attempts.
+pub const APPEND_BACKOFF: [Duration; APPEND_ATTEMPTS - 1] =
+    [Duration::from_millis(100), Duration::from_millis(400)];
+/// Bound on one append. A timed-out append is not retried: it may still
+/// land, and a retry would race it.
+pub const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Entries waiting for their append, per transcript, in first-seen order.
+#[derive(Default)]
+struct Pending {
+    /// Taken from the inbox, not yet parsed.
+    backlog: VecDeque<Item>,
+    batches: Vec<(SessionKey, Vec<StoreEntry>)>,
+    entries: usize,
+    bytes: usize,
+}
+
+impl Pending {
+    fn add(&mut self, key: SessionKey, entries: Vec<StoreEntry>, bytes: usize) {
+        self.entries += entries.len();
+        self.bytes += bytes;
+        match self.batches.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, batch)) => batch.extend(entries),
+            None => self.batches.push((key, entries)),
+        }
+    }
+
+    fn is_full(&self) -> bool {
+        self.entries >= MAX_PENDING_ENTRIES || self.bytes >= MAX_PENDING_BYTES
+    }
+}
+
+pub(super) struct Worker {
+    store: Arc<dyn SessionStore>,
+    projects_dir: PathBuf,
+    project_key: Option<String>,
+    mode: MirrorMode,
+    flush_deadline: Duration,
+    counts: Arc<Counts>,
+    errors: mpsc::Sender<Message>,
+    pending: Pending,
+}
+
+impl Worker {
+    pub(super) fn new(
+        store: Arc<dyn SessionStore>,
+        settings: &MirrorSettings,
+        projects_dir: PathBuf,
+        counts: Arc<Counts>,
+        errors: mpsc::Sender<Message>,
+    ) -> Self {
+        Self {
+            store,
+            projects_dir,
+            project_key: settings.project_key.clone(),
+            mode: settings.mode,
+            flush_deadline: settings.flush_deadline,
+            counts,
+            errors,
+            pending: Pending::default(),
+        }
+    }
+
+    /// Mirrors until the inbox closes and everything is appended, or the
+    /// flush deadline after the close passes; what is left then counts as
+    /// unpersisted.
+    pub(super) async fn run(mut self, inbox: Arc<Inbox>) {
+        let flush_deadline = self.flush_deadline;
+        let deadline = async {
+            inbox.closed().await;
+            tokio::time::sleep(flush_deadline).await;
+        };
+        {
+            let ctx = Ctx {
+                store: &*self.store,
+                projects_dir: &self.projects_dir,
+                project_key: self.project_key.as_deref(),
+                mode: self.mode,
+                counts: &self.counts,
+                errors: &self.errors,
+            };
+            let work = Self::work(&mut self.pending, &ctx, &inbox);
+            tokio::select! {
+                () = work => return,
+                () = deadline => {}
+            }
+        }
+        // Given up: the batch in flight (still pending until it succeeds)
+        // and everything behind it.
+        let mut lost = self.pending.entries as u64;
+        let (items, dropped) = inbox.take().await;
+        lost += dropped.entries;
+        for item in self.pending.backlog.drain(..).chain(items) {
+            if let Item::Mirror(line) = item {
+                if let Ok(frame) = serde_json::from_slice::<TranscriptMirror>(&line) {
+                    lost += frame.entries.map_or(0, |e| e.len() as u64);
+                }
+            }
+        }
+        self.counts.unpersisted(lost);
+        tracing::warn!(
+            entries = lost,
+            "session mirror: flush deadline passed, entries not persisted"
+        );
+    }
+
+    async fn work(pending: &mut Pending, ctx: &Ctx<'_>, inbox: &Inbox) {
+        loop {
+            let closed = inbox.is_closed();
+            let (items, dropped) = inbox.take().await;
+            if dropped.frames > 0 {
+                ctx.overflowed(&dropped);
+            }
+            pending.backlog.extend(items);
+            while let Some(item) = pending.backlog.pop_front() {
+                match item {
+                    Item::Mirror(line) => {
+                        ctx.accept(pending, &line);
+                        if ctx.mode == MirrorMode::Eager || pending.is_full() {
+                            ctx.flush(pending).await;
+                        }
+                    }
+                    Item::TurnEnd => ctx.flush(pending).await,
+                }
+            }
+            // Closed before the take: that take emptied it for good.
+            if closed {
+                ctx.flush(pending).await;
+                return;
+            }
+        }
+    }
+}
+
+/// What the work loop borrows from the worker.
+struct Ctx<'a> {
+    store: &'a dyn SessionStore,
+    projects_dir: &'a Path,
+    project_key: Option<&'a str>,
+    mode: MirrorMode,
+    counts: &'a Counts,
+    errors: &'a mpsc::Sender<Message>,
+}
+
+impl Ctx<'_> {
+    /// Parses one frame into `pending` (or counts it lost).
+    fn accept(&self, pending: &mut Pending, line: &[u8]) {
+        let frame = match serde_json::from_slice::<TranscriptMirror>(line) {
+            Ok(f) => f,
+            Err(e) => {
+                self.report(
+                    None,
+                    format!("a transcript_mirror frame did not parse: {e}"),
+                );
+                return;
+            }
+        };
+        let entries = frame.entries.unwrap_or_default();
+        let path = frame.file_path.unwrap_or_default();
+        match key_for_mirror_path(Path::new(&path), self.projects_dir) {
+            Some(mut key) => {
+                if let Some(project) = self.project_key {
+                    project.clone_into(&mut key.project_key);
+                }
+                pending.add(key, entries, line.len());
+            }
+            None if entries.is_empty() => {}
+            None => {
+                self.counts.unpersisted(entries.len() as u64);
+                self.report(
+                    None,
+                    format!(
+                        "{} entries of {path} not mirrored: the file is not a transcript under {} \
+                         (does the CLI use another config directory?)",
+                        entries.len(),
+                        self.projects_dir.display()
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Appends every pending batch, in order; each leaves `pending` only
+    /// once it is done with (so a batch in flight at the deadline counts as
+    /// unpersisted).
+    async fn flush(&self, pending: &mut Pending) {
+        while let Some((key, batch)) = pending.batches.first() {
+            if !batch.is_empty() {
+                match self.append(key, batch).await {
+                    Ok(()) => self.counts.persisted(batch.len()),
+                    Err(error) => {
+                        self.counts.unpersisted(batch.len() as u64);
+                        self.report(Some(key), error);
+                    }
+                }
+            }
+            let (_, batch) = pending.batches.remove(0);
+            pending.entries -= batch.len();
+        }
+        pending.bytes = 0;
+    }
+
+    /// One batch with retries; the last error's text on failure.
+    async fn append(&self, key: &SessionKey, batch: &[StoreEntry]) -> Result<(), String> {
+        let mut last = String::new();
+        for attempt in 0..APPEND_ATTEMPTS {
+            if let Some(wait) = attempt.checked_sub(1).and_then(|i| APPEND_BACKOFF.get(i)) {
+                tokio::time::sleep(*wait).await;
+            }
+            match tokio::time::timeout(APPEND_TIMEOUT, self.store.append(key, batch)).await {
+                Ok(Ok(())) => return Ok(()),
+                Ok(Err(e)) => {
+                    tracing::debug!(%key, attempt = attempt + 1, error = %e, "session mirror: append failed");
+                    last = with_sources(&e);
+                }
+                Err(_) => {
+                    return Err(format!(
+                        "the append did not finish within {} s",
+                        APPEND_TIMEOUT.as_secs()
+                    ));
+                }
+            }
+        }
+        Err(format!("after {APPEND_ATTEMPTS} attempts: {last}"))
+    }
+
+    fn overflowed(&self, dropped: &Dropped) {
+        self.counts.unpersisted(dropped.entries);
+        let key = dropped
+            .file_path
+            .as_deref()
+            .and_then(|p| key_for_mirror_path(Path::new(p), self.projects_dir));
+        self.report(
+            key.as_ref(),
+            format!(
+                "the store fell behind: {} queued frames ({} entries) dropped, oldest first",
+                dropped.frames, dropped.entries
+            ),
+        );
+    }
+
+    /// A `system/mirror_error` into the session's stream, if there is room.
+    fn report(&self, key: Option<&SessionKey>, error: String) {
+        tracing::warn!(key = key.map(ToString::to_string), %error, "session mirror error");
+        let message = match key {
+            Some(k) => {
+                let mut mk = MirrorKey::new(k.project_key.clone(), k.session_id.clone());
+                if let Some(sub) = &k.subpath {
+                    mk = mk.with_subpath(sub.clone());
+                }
+                MirrorError::new(mk, error, random_uuid())
+            }
+            None => MirrorError {
+                error: Some(error),
+                uuid: Some(random_uuid()),
+                ..MirrorError::default()
+            },
+        };
+        let message = Message::System(SystemMessage::from(message));
+        if self.errors.try_send(message).is_err() {
+            tracing::warn!("session mirror: mirror_error dropped (no room in the message stream)");
+        }
+    }
+}
+
+/// An error and its sources, `: `-joined (the store's own message rarely
+/// says why by itself).
+fn with_sources(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// A version-4-shaped UUID from the standard library's random hasher keys.
+fn random_uuid() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let half = || {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos()),
+        );
+        h.finish()
+    };
+    let (a, b) = (half(), half());
+    let a = (a & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000;
+    let b = (b & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xffff,
+        b >> 48,
+        b & 0xffff_ffff_ffff
+    )
+}
