@@ -313,15 +313,19 @@ impl ClientBuilder {
         };
         let client = Client::new(session, frames, builder, transcript, traced);
         // As the official SDKs do: a fail-closed hook must not run on a CLI
-        // that would let its action through when it fails.
-        let supported = client
-            .inner
-            .builder
+        // that would let its action through when it fails; nor a session
+        // run without the MCP servers sent in `initialize`.
+        let builder = &client.inner.builder;
+        let supported = builder
             .callbacks
             .hooks
-            .check_initialize_reply(client.server_info_raw());
-        if let Err(e) = supported {
-            let error = Error::HookSupport(e);
+            .check_initialize_reply(client.server_info_raw())
+            .map_err(Error::HookSupport)
+            .and_then(|()| {
+                let reply = client.server_info_raw();
+                Ok(builder.options.check_mcp_delivery(reply)?)
+            });
+        if let Err(error) = supported {
             if let Some(t) = &trace {
                 t.connect_failed(&error);
             }
