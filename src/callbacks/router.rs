@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use super::Decision;
 use super::decision::{DecisionObserver, Observers};
+use super::elicitation::{self, OnElicitation};
 use super::hooks::{HookContext, Hooks, OnFailure};
 use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
@@ -34,7 +35,8 @@ const MISMATCH: &str = "the request's subtype member does not match the routed s
 ///
 /// As an [`InboundHandler`] it answers `can_use_tool` with the permission
 /// callback, `hook_callback` with the hook registered under `callback_id`,
-/// and `mcp_message` with the named server. Error replies: no permission
+/// `mcp_message` with the named server, and `elicitation` with the
+/// elicitation callback (a decline without one). Error replies: no permission
 /// callback, an unknown hook id, an undecodable request, a failing
 /// callback, any other subtype. An unknown MCP server is answered, like the
 /// official Python SDK does, with a JSON-RPC `-32601` error inside
@@ -47,6 +49,8 @@ pub struct Callbacks {
     pub hooks: Hooks,
     /// In-process MCP servers, found by name.
     pub mcp_servers: Vec<SdkMcpServer>,
+    /// Answers `elicitation`; `None` declines every one.
+    pub on_elicitation: Option<Arc<dyn OnElicitation>>,
     observers: Observers,
 }
 
@@ -56,6 +60,7 @@ impl fmt::Debug for Callbacks {
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("hooks", &self.hooks)
             .field("mcp_servers", &self.mcp_servers)
+            .field("on_elicitation", &self.on_elicitation.is_some())
             .field("observers", &self.observers.len())
             .finish()
     }
@@ -83,6 +88,13 @@ impl Callbacks {
     pub fn with_mcp_server(mut self, server: SdkMcpServer) -> Self {
         self.mcp_servers.retain(|s| s.name() != server.name());
         self.mcp_servers.push(server);
+        self
+    }
+
+    /// Sets the callback answering MCP elicitations (without one, each is
+    /// declined).
+    pub fn with_on_elicitation(mut self, callback: impl OnElicitation) -> Self {
+        self.on_elicitation = Some(Arc::new(callback));
         self
     }
 
@@ -258,6 +270,14 @@ impl InboundHandler for Callbacks {
             CAN_USE_TOOL => self.permission(request, cancel),
             HOOK_CALLBACK => self.hook(request, cancel),
             "mcp_message" => self.mcp(request, cancel),
+            "elicitation" => {
+                elicitation::route(self.on_elicitation.clone(), &request, cancel).map(|answer| {
+                    let observers = self.observers.clone();
+                    answer
+                        .map(move |r| r.map_err(|e| failed(&observers, "elicitation", e)))
+                        .boxed()
+                })
+            }
             other => Err(format!("unsupported control request subtype {other:?}")),
         };
         routed.unwrap_or_else(|error| {

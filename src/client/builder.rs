@@ -135,6 +135,16 @@ impl ClientBuilder {
         self
     }
 
+    /// Answers MCP servers' requests for user input (without it, each is
+    /// declined).
+    pub fn on_elicitation(
+        mut self,
+        callback: impl crate::callbacks::elicitation::OnElicitation,
+    ) -> Self {
+        self.callbacks = self.callbacks.with_on_elicitation(callback);
+        self
+    }
+
     /// Replaces all callbacks at once.
     pub fn callbacks(mut self, callbacks: Callbacks) -> Self {
         self.callbacks = callbacks;
