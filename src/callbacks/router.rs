@@ -16,6 +16,7 @@ use super::elicitation::{self, OnElicitation};
 use super::hooks::{HookContext, Hooks, OnFailure};
 use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
+use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
 use crate::protocol::{ControlRequestPayload, parse_json};
 use claude_agent_actors::{
@@ -52,6 +53,9 @@ pub struct Callbacks {
     /// Answers `elicitation`; `None` declines every one.
     pub on_elicitation: Option<Arc<dyn OnElicitation>>,
     observers: Observers,
+    /// A running session's servers (set by [`Callbacks::for_session`]);
+    /// when set, it is what `mcp_message` looks names up in.
+    live: Option<LiveServers>,
 }
 
 impl fmt::Debug for Callbacks {
@@ -104,6 +108,28 @@ impl Callbacks {
     pub fn on_decision(mut self, observer: DecisionObserver) -> Self {
         self.observers = self.observers.with(observer);
         self
+    }
+
+    /// A copy for one session, whose in-process servers start as
+    /// `mcp_servers` and can then change while it runs.
+    pub(crate) fn for_session(&self) -> Self {
+        let mut callbacks = self.clone();
+        callbacks.live = Some(LiveServers::new(self.mcp_servers.clone()));
+        callbacks
+    }
+
+    /// The session's changeable servers (`None` before
+    /// [`for_session`](Self::for_session)).
+    pub(crate) fn live_servers(&self) -> Option<&LiveServers> {
+        self.live.as_ref()
+    }
+
+    /// The in-process server called `name`, live ones first.
+    fn find_server(&self, name: &str) -> Option<SdkMcpServer> {
+        match &self.live {
+            Some(live) => live.find(name),
+            None => self.mcp_servers.iter().find(|s| s.name() == name).cloned(),
+        }
     }
 
     /// The `hooks` member of the `initialize` request (`None` = `null`).
@@ -236,7 +262,7 @@ impl Callbacks {
             .and_then(Value::as_str)
             .ok_or("mcp_message request has no server_name")?;
         let observers = self.observers.clone();
-        let Some(server) = self.mcp_servers.iter().find(|s| s.name() == name).cloned() else {
+        let Some(server) = self.find_server(name) else {
             let error = format!("MCP server {name:?} not found");
             let id = message.as_ref().and_then(jsonrpc::raw_id);
             let reply =

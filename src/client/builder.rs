@@ -379,6 +379,8 @@ impl ClientBuilder {
         user: Option<UserAccount>,
     ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
         self.register_sdk_servers()?;
+        // The session's own server list, shared with its Client.
+        self.callbacks = self.callbacks.for_session();
         let transcript = self
             .runtime
             .transcript

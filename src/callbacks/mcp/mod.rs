@@ -19,6 +19,7 @@
 
 mod in_flight;
 pub mod jsonrpc;
+pub(crate) mod live;
 mod result;
 mod server;
 mod tool;
