@@ -36,6 +36,7 @@ pub mod hooks;
 pub mod mcp;
 pub mod permission;
 mod router;
+pub mod user_dialog;
 
 pub use claude_agent_actors::CancellationToken;
 pub use decision::{Decision, DecisionObserver};

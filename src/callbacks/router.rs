@@ -18,6 +18,7 @@ use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
+use super::user_dialog::{self, DialogHandler, OnUserDialog};
 use crate::protocol::{ControlRequestPayload, parse_json};
 use claude_agent_actors::{
     CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
@@ -53,6 +54,8 @@ pub struct Callbacks {
     /// Answers `elicitation`; `None` declines every one.
     pub on_elicitation: Option<Arc<dyn OnElicitation>>,
     observers: Observers,
+    /// Answers `request_user_dialog` for the kinds it declares.
+    user_dialog: Option<DialogHandler>,
     /// A running session's servers (set by [`Callbacks::for_session`]);
     /// when set, it is what `mcp_message` looks names up in.
     live: Option<LiveServers>,
@@ -65,6 +68,10 @@ impl fmt::Debug for Callbacks {
             .field("hooks", &self.hooks)
             .field("mcp_servers", &self.mcp_servers)
             .field("on_elicitation", &self.on_elicitation.is_some())
+            .field(
+                "user_dialog_kinds",
+                &self.user_dialog.as_ref().map(|d| &d.kinds),
+            )
             .field("observers", &self.observers.len())
             .finish()
     }
@@ -100,6 +107,30 @@ impl Callbacks {
     pub fn with_on_elicitation(mut self, callback: impl OnElicitation) -> Self {
         self.on_elicitation = Some(Arc::new(callback));
         self
+    }
+
+    /// Sets the callback showing the CLI's blocking dialogs of `kinds`
+    /// (announced in `initialize.supportedDialogKinds`; the CLI sends no
+    /// other kind).
+    pub fn with_on_user_dialog<I, S>(mut self, kinds: I, callback: impl OnUserDialog) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.user_dialog = Some(DialogHandler {
+            kinds: kinds.into_iter().map(Into::into).collect(),
+            callback: Arc::new(callback),
+        });
+        self
+    }
+
+    /// Adds the `initialize` fields the callbacks need besides `hooks`
+    /// (`supportedDialogKinds`), unless already there.
+    pub(crate) fn add_initialize_fields(&self, request: &mut Value) {
+        if let (Some(d), Some(req)) = (&self.user_dialog, request.as_object_mut()) {
+            req.entry("supportedDialogKinds")
+                .or_insert_with(|| json!(d.kinds));
+        }
     }
 
     /// Adds an observer called with every [`Decision`] (after the callback
@@ -296,6 +327,14 @@ impl InboundHandler for Callbacks {
             CAN_USE_TOOL => self.permission(request, cancel),
             HOOK_CALLBACK => self.hook(request, cancel),
             "mcp_message" => self.mcp(request, cancel),
+            "request_user_dialog" => {
+                user_dialog::route(self.user_dialog.as_ref(), &request, cancel).map(|answer| {
+                    let observers = self.observers.clone();
+                    answer
+                        .map(move |r| r.map_err(|e| failed(&observers, "request_user_dialog", e)))
+                        .boxed()
+                })
+            }
             "elicitation" => {
                 elicitation::route(self.on_elicitation.clone(), &request, cancel).map(|answer| {
                     let observers = self.observers.clone();

@@ -145,6 +145,21 @@ impl ClientBuilder {
         self
     }
 
+    /// Shows the CLI's blocking dialogs of `kinds` (declared to the CLI,
+    /// which sends no other kind).
+    pub fn on_user_dialog<I, S>(
+        mut self,
+        kinds: I,
+        callback: impl crate::callbacks::user_dialog::OnUserDialog,
+    ) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.callbacks = self.callbacks.with_on_user_dialog(kinds, callback);
+        self
+    }
+
     /// Replaces all callbacks at once.
     pub fn callbacks(mut self, callbacks: Callbacks) -> Self {
         self.callbacks = callbacks;
@@ -421,9 +436,10 @@ impl ClientBuilder {
         spec.cwd = cmd.cwd;
         spec.session_label = self.runtime.label.clone();
         spec.user = user;
-        let initialize = self
+        let mut initialize = self
             .options
             .initialize_request(self.callbacks.initialize_hooks_json());
+        self.callbacks.add_initialize_fields(&mut initialize);
         let rt = &self.runtime;
         let mut config = SessionConfig::subprocess(spec.clone());
         config.transport = rt.launch.transport(spec);
