@@ -18,7 +18,7 @@ use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
-use super::user_dialog::{self, DialogHandler, OnUserDialog};
+use super::user_dialog::{self, DialogHandler};
 use crate::protocol::{ControlRequestPayload, parse_json};
 use claude_agent_actors::{
     CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
@@ -55,7 +55,7 @@ pub struct Callbacks {
     pub on_elicitation: Option<Arc<dyn OnElicitation>>,
     observers: Observers,
     /// Answers `request_user_dialog` for the kinds it declares.
-    user_dialog: Option<DialogHandler>,
+    pub(super) user_dialog: Option<DialogHandler>,
     /// A running session's servers (set by [`Callbacks::for_session`]);
     /// when set, it is what `mcp_message` looks names up in.
     live: Option<LiveServers>,
@@ -107,30 +107,6 @@ impl Callbacks {
     pub fn with_on_elicitation(mut self, callback: impl OnElicitation) -> Self {
         self.on_elicitation = Some(Arc::new(callback));
         self
-    }
-
-    /// Sets the callback showing the CLI's blocking dialogs of `kinds`
-    /// (announced in `initialize.supportedDialogKinds`; the CLI sends no
-    /// other kind).
-    pub fn with_on_user_dialog<I, S>(mut self, kinds: I, callback: impl OnUserDialog) -> Self
-    where
-        I: IntoIterator<Item = S>,
-        S: Into<String>,
-    {
-        self.user_dialog = Some(DialogHandler {
-            kinds: kinds.into_iter().map(Into::into).collect(),
-            callback: Arc::new(callback),
-        });
-        self
-    }
-
-    /// Adds the `initialize` fields the callbacks need besides `hooks`
-    /// (`supportedDialogKinds`), unless already there.
-    pub(crate) fn add_initialize_fields(&self, request: &mut Value) {
-        if let (Some(d), Some(req)) = (&self.user_dialog, request.as_object_mut()) {
-            req.entry("supportedDialogKinds")
-                .or_insert_with(|| json!(d.kinds));
-        }
     }
 
     /// Adds an observer called with every [`Decision`] (after the callback

@@ -87,6 +87,32 @@ where
     }
 }
 
+impl super::Callbacks {
+    /// Sets the callback showing the CLI's blocking dialogs of `kinds`
+    /// (announced in `initialize.supportedDialogKinds`; the CLI sends no
+    /// other kind).
+    pub fn with_on_user_dialog<I, S>(mut self, kinds: I, callback: impl OnUserDialog) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.user_dialog = Some(DialogHandler {
+            kinds: kinds.into_iter().map(Into::into).collect(),
+            callback: Arc::new(callback),
+        });
+        self
+    }
+
+    /// Adds the `initialize` fields the callbacks need besides `hooks`
+    /// (`supportedDialogKinds`), unless already there.
+    pub(crate) fn add_initialize_fields(&self, request: &mut Value) {
+        if let (Some(d), Some(req)) = (&self.user_dialog, request.as_object_mut()) {
+            req.entry("supportedDialogKinds")
+                .or_insert_with(|| json!(d.kinds));
+        }
+    }
+}
+
 /// The dialog callback and the kinds it renders.
 #[derive(Clone)]
 pub(crate) struct DialogHandler {

@@ -21,6 +21,7 @@
 //! - Unknown methods get `-32601`, malformed messages `-32600`, bad
 //!   `tools/call` params `-32602`.
 
+mod call;
 mod in_flight;
 pub mod jsonrpc;
 pub(crate) mod live;
