@@ -10,7 +10,7 @@
 
 use crate::callbacks::HookSupportError;
 use crate::discovery::DiscoveryError;
-use crate::options::OptionsError;
+use crate::options::{McpDeliveryError, OptionsError};
 use crate::protocol::{EncodeError, ParseError};
 use crate::runtime::channel::ChannelError;
 use crate::runtime::{ControlError, SessionError, StartError};
@@ -64,6 +64,11 @@ pub enum Error {
     /// the store or written where the CLI reads it; nothing was started.
     #[error("failed to restore the session from the store: {0}")]
     Resume(#[from] crate::store::ResumeError),
+    /// MCP servers were sent in the `initialize` request and the CLI's
+    /// reply does not confirm it read them; the session was shut down
+    /// before any prompt.
+    #[error("MCP servers were not delivered: {0}")]
+    McpDelivery(#[from] McpDeliveryError),
     /// A turn ended in an error result
     /// ([`ResultMessage::into_result`](crate::protocol::ResultMessage::into_result)),
     /// so `?` can pass it on.

@@ -17,7 +17,7 @@ pub mod telemetry;
 pub mod transcript;
 
 pub use client::{
-    Client, ClientBuilder, ContextDetail, Prompt, Query, QueryPrompt, SettingsFile,
+    Client, ClientBuilder, ContextDetail, LiveMcpServer, Prompt, Query, QueryPrompt, SettingsFile,
     TransportFactory, query,
 };
 pub use error::{Error, Result};

@@ -219,15 +219,15 @@ async fn an_unknown_subtype_is_an_error_reply_naming_it() {
     let cb = Callbacks::new()
         .with_can_use_tool(AllowList::default())
         .on_decision(observer);
-    let err = call(&cb, json!({"subtype": "elicitation", "prompt": "?"}))
+    let err = call(&cb, json!({"subtype": "a_future_request", "prompt": "?"}))
         .await
         .unwrap_err();
     assert_eq!(
         err.message(),
-        "unsupported control request subtype \"elicitation\""
+        "unsupported control request subtype \"a_future_request\""
     );
     assert!(
-        matches!(&seen.lock().unwrap()[..], [Decision::Failed { subtype, .. }] if subtype == "elicitation")
+        matches!(&seen.lock().unwrap()[..], [Decision::Failed { subtype, .. }] if subtype == "a_future_request")
     );
 }
 

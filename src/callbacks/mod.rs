@@ -1,6 +1,7 @@
 //! The host's side of the CLI's control requests: permission callbacks
 //! ([`CanUseTool`]), hooks ([`Hooks`]) and in-process MCP servers
-//! ([`mcp::SdkMcpServer`]), gathered in [`Callbacks`], which the session
+//! ([`mcp::SdkMcpServer`]) and MCP elicitations
+//! ([`elicitation::OnElicitation`]), gathered in [`Callbacks`], which the session
 //! runtime calls as its [`InboundHandler`](crate::runtime::InboundHandler).
 //!
 //! ```
@@ -29,11 +30,13 @@
 //! ```
 
 mod decision;
+pub mod elicitation;
 mod error;
 pub mod hooks;
 pub mod mcp;
 pub mod permission;
 mod router;
+pub mod user_dialog;
 
 pub use claude_agent_actors::CancellationToken;
 pub use decision::{Decision, DecisionObserver};

@@ -12,10 +12,13 @@ use serde_json::{Value, json};
 
 use super::Decision;
 use super::decision::{DecisionObserver, Observers};
+use super::elicitation::{self, OnElicitation};
 use super::hooks::{HookContext, Hooks, OnFailure};
 use super::mcp::SdkMcpServer;
 use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
+use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
+use super::user_dialog::{self, DialogHandler};
 use crate::protocol::{ControlRequestPayload, parse_json};
 use claude_agent_actors::{
     CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
@@ -34,7 +37,8 @@ const MISMATCH: &str = "the request's subtype member does not match the routed s
 ///
 /// As an [`InboundHandler`] it answers `can_use_tool` with the permission
 /// callback, `hook_callback` with the hook registered under `callback_id`,
-/// and `mcp_message` with the named server. Error replies: no permission
+/// `mcp_message` with the named server, and `elicitation` with the
+/// elicitation callback (a decline without one). Error replies: no permission
 /// callback, an unknown hook id, an undecodable request, a failing
 /// callback, any other subtype. An unknown MCP server is answered, like the
 /// official Python SDK does, with a JSON-RPC `-32601` error inside
@@ -47,7 +51,14 @@ pub struct Callbacks {
     pub hooks: Hooks,
     /// In-process MCP servers, found by name.
     pub mcp_servers: Vec<SdkMcpServer>,
+    /// Answers `elicitation`; `None` declines every one.
+    pub on_elicitation: Option<Arc<dyn OnElicitation>>,
     observers: Observers,
+    /// Answers `request_user_dialog` for the kinds it declares.
+    pub(super) user_dialog: Option<DialogHandler>,
+    /// A running session's servers (set by [`Callbacks::for_session`]);
+    /// when set, it is what `mcp_message` looks names up in.
+    live: Option<LiveServers>,
 }
 
 impl fmt::Debug for Callbacks {
@@ -56,6 +67,11 @@ impl fmt::Debug for Callbacks {
             .field("can_use_tool", &self.can_use_tool.is_some())
             .field("hooks", &self.hooks)
             .field("mcp_servers", &self.mcp_servers)
+            .field("on_elicitation", &self.on_elicitation.is_some())
+            .field(
+                "user_dialog_kinds",
+                &self.user_dialog.as_ref().map(|d| &d.kinds),
+            )
             .field("observers", &self.observers.len())
             .finish()
     }
@@ -86,12 +102,41 @@ impl Callbacks {
         self
     }
 
+    /// Sets the callback answering MCP elicitations (without one, each is
+    /// declined).
+    pub fn with_on_elicitation(mut self, callback: impl OnElicitation) -> Self {
+        self.on_elicitation = Some(Arc::new(callback));
+        self
+    }
+
     /// Adds an observer called with every [`Decision`] (after the callback
     /// answered, before the reply is sent). Observers run on the request's
     /// task: keep them quick.
     pub fn on_decision(mut self, observer: DecisionObserver) -> Self {
         self.observers = self.observers.with(observer);
         self
+    }
+
+    /// A copy for one session, whose in-process servers start as
+    /// `mcp_servers` and can then change while it runs.
+    pub(crate) fn for_session(&self) -> Self {
+        let mut callbacks = self.clone();
+        callbacks.live = Some(LiveServers::new(self.mcp_servers.clone()));
+        callbacks
+    }
+
+    /// The session's changeable servers (`None` before
+    /// [`for_session`](Self::for_session)).
+    pub(crate) fn live_servers(&self) -> Option<&LiveServers> {
+        self.live.as_ref()
+    }
+
+    /// The in-process server called `name`, live ones first.
+    fn find_server(&self, name: &str) -> Option<SdkMcpServer> {
+        match &self.live {
+            Some(live) => live.find(name),
+            None => self.mcp_servers.iter().find(|s| s.name() == name).cloned(),
+        }
     }
 
     /// The `hooks` member of the `initialize` request (`None` = `null`).
@@ -224,7 +269,7 @@ impl Callbacks {
             .and_then(Value::as_str)
             .ok_or("mcp_message request has no server_name")?;
         let observers = self.observers.clone();
-        let Some(server) = self.mcp_servers.iter().find(|s| s.name() == name).cloned() else {
+        let Some(server) = self.find_server(name) else {
             let error = format!("MCP server {name:?} not found");
             let id = message.as_ref().and_then(jsonrpc::raw_id);
             let reply =
@@ -258,6 +303,22 @@ impl InboundHandler for Callbacks {
             CAN_USE_TOOL => self.permission(request, cancel),
             HOOK_CALLBACK => self.hook(request, cancel),
             "mcp_message" => self.mcp(request, cancel),
+            "request_user_dialog" => {
+                user_dialog::route(self.user_dialog.as_ref(), &request, cancel).map(|answer| {
+                    let observers = self.observers.clone();
+                    answer
+                        .map(move |r| r.map_err(|e| failed(&observers, "request_user_dialog", e)))
+                        .boxed()
+                })
+            }
+            "elicitation" => {
+                elicitation::route(self.on_elicitation.clone(), &request, cancel).map(|answer| {
+                    let observers = self.observers.clone();
+                    answer
+                        .map(move |r| r.map_err(|e| failed(&observers, "elicitation", e)))
+                        .boxed()
+                })
+            }
             other => Err(format!("unsupported control request subtype {other:?}")),
         };
         routed.unwrap_or_else(|error| {

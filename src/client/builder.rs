@@ -140,6 +140,31 @@ impl ClientBuilder {
         self
     }
 
+    /// Answers MCP servers' requests for user input (without it, each is
+    /// declined).
+    pub fn on_elicitation(
+        mut self,
+        callback: impl crate::callbacks::elicitation::OnElicitation,
+    ) -> Self {
+        self.callbacks = self.callbacks.with_on_elicitation(callback);
+        self
+    }
+
+    /// Shows the CLI's blocking dialogs of `kinds` (declared to the CLI,
+    /// which sends no other kind).
+    pub fn on_user_dialog<I, S>(
+        mut self,
+        kinds: I,
+        callback: impl crate::callbacks::user_dialog::OnUserDialog,
+    ) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.callbacks = self.callbacks.with_on_user_dialog(kinds, callback);
+        self
+    }
+
     /// Replaces all callbacks at once.
     pub fn callbacks(mut self, callbacks: Callbacks) -> Self {
         self.callbacks = callbacks;
@@ -320,15 +345,19 @@ impl ClientBuilder {
         };
         let client = Client::new(session, frames, builder, transcript, traced, mirror);
         // As the official SDKs do: a fail-closed hook must not run on a CLI
-        // that would let its action through when it fails.
-        let supported = client
-            .inner
-            .builder
+        // that would let its action through when it fails; nor a session
+        // run without the MCP servers sent in `initialize`.
+        let builder = &client.inner.builder;
+        let supported = builder
             .callbacks
             .hooks
-            .check_initialize_reply(client.server_info_raw());
-        if let Err(e) = supported {
-            let error = Error::HookSupport(e);
+            .check_initialize_reply(client.server_info_raw())
+            .map_err(Error::HookSupport)
+            .and_then(|()| {
+                let reply = client.server_info_raw();
+                Ok(builder.options.check_mcp_delivery(reply)?)
+            });
+        if let Err(error) = supported {
             if let Some(t) = &trace {
                 t.connect_failed(&error);
             }
@@ -372,6 +401,8 @@ impl ClientBuilder {
         user: Option<UserAccount>,
     ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
         self.register_sdk_servers()?;
+        // The session's own server list, shared with its Client.
+        self.callbacks = self.callbacks.for_session();
         let transcript = self
             .runtime
             .transcript
@@ -413,9 +444,10 @@ impl ClientBuilder {
         spec.cwd = cmd.cwd;
         spec.session_label = self.runtime.label.clone();
         spec.user = user;
-        let initialize = self
+        let mut initialize = self
             .options
             .initialize_request(self.callbacks.initialize_hooks_json());
+        self.callbacks.add_initialize_fields(&mut initialize);
         let rt = &self.runtime;
         let mut config = SessionConfig::subprocess(spec.clone());
         config.transport = rt.launch.transport(spec);

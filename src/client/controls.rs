@@ -276,7 +276,7 @@ fn encode(request: &ControlRequestPayload) -> Result<Value> {
 
 /// Decodes a reply payload; absent or null is the type's default. A reply
 /// of the wrong shape is [`Error::Parse`] naming the reply type and field.
-fn decode<T: DeserializeOwned + Default>(reply: Value) -> Result<T> {
+pub(super) fn decode<T: DeserializeOwned + Default>(reply: Value) -> Result<T> {
     if reply.is_null() {
         return Ok(T::default());
     }

@@ -5,6 +5,7 @@ use std::ffi::{OsStr, OsString};
 
 use super::json::to_argv_json;
 use super::mcp::McpConfigDoc;
+use super::mcp_delivery::{argv_servers, initialize_servers};
 use super::{
     CommandContext, McpServers, Options, OptionsError, OutputFormat, SettingSource, Settings,
     Skills, SystemPrompt, Thinking, Tools,
@@ -178,11 +179,18 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     match &o.mcp_servers {
         McpServers::Servers(list) if list.is_empty() => {}
         McpServers::Servers(list) => {
-            let doc = to_argv_json(&McpConfigDoc(list), "mcp config")?;
-            a.pair("--mcp-config", doc.as_ref(), "mcp_servers")?;
+            let kept = argv_servers(list, o.mcp_delivery);
+            if !kept.is_empty() {
+                let doc = to_argv_json(&McpConfigDoc(&kept), "mcp config")?;
+                a.pair("--mcp-config", doc.as_ref(), "mcp_servers")?;
+            }
         }
         McpServers::Json(text) => a.pair("--mcp-config", text.as_ref(), "mcp_servers")?,
         McpServers::Path(p) => a.pair("--mcp-config", p.as_ref(), "mcp_servers")?,
+    }
+    // The CLI must read the initialize request at startup to start them.
+    if !initialize_servers(&o.mcp_servers, o.mcp_delivery).is_empty() {
+        a.flag("--await-initialize");
     }
     if o.include_partial_messages {
         a.flag("--include-partial-messages");

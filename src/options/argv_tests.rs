@@ -128,6 +128,40 @@ fn mcp_servers_map_json_and_path() {
 }
 
 #[test]
+fn external_server_secrets_go_to_initialize_not_argv_unless_asked() {
+    let mut env = std::collections::BTreeMap::new();
+    env.insert("API_TOKEN".to_string(), "s3cret".to_string());
+    let server = McpServerConfig::Stdio {
+        command: "srv".into(),
+        args: vec![],
+        env,
+    };
+    let o = Options::new()
+        .mcp_server("calc", McpServerConfig::sdk("calc"))
+        .mcp_server("ext", server);
+    assert_eq!(
+        argv(o.clone()),
+        with(&[
+            "--mcp-config",
+            r#"{"mcpServers": {"calc": {"type": "sdk", "name": "calc"}}}"#,
+            "--await-initialize"
+        ])
+    );
+    assert_eq!(
+        o.initialize_request(None)["mcpServers"],
+        serde_json::json!({"ext": {"type": "stdio", "command": "srv", "env": {"API_TOKEN": "s3cret"}}})
+    );
+    let on_argv = o.mcp_delivery(crate::options::McpDelivery::Argv);
+    assert!(argv(on_argv.clone()).iter().any(|a| a.contains("s3cret")));
+    assert!(
+        !argv(on_argv.clone())
+            .iter()
+            .any(|a| a == "--await-initialize")
+    );
+    assert!(on_argv.initialize_request(None).get("mcpServers").is_none());
+}
+
+#[test]
 fn strict_mcp_config() {
     assert_eq!(
         argv(Options::new().strict_mcp_config(true)),

@@ -5,9 +5,9 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use super::{
-    AgentDefinition, Effort, McpServerConfig, McpServers, Options, OutputFormat, PermissionMode,
-    SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking, ThinkingDisplay,
-    Tools,
+    AgentDefinition, Effort, McpDelivery, McpServerConfig, McpServers, Options, OutputFormat,
+    PermissionMode, SandboxSettings, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    ThinkingDisplay, Tools,
 };
 
 fn strings<I: IntoIterator<Item = S>, S: Into<String>>(items: I) -> Vec<String> {
@@ -64,6 +64,13 @@ impl Options {
     /// Set the MCP configuration wholesale (servers, JSON text or path).
     pub fn mcp_servers(mut self, servers: McpServers) -> Self {
         self.mcp_servers = servers;
+        self
+    }
+
+    /// Where the external MCP servers of a list go (default: the
+    /// `initialize` request, keeping their secrets off the command line).
+    pub fn mcp_delivery(mut self, delivery: McpDelivery) -> Self {
+        self.mcp_delivery = delivery;
         self
     }
 

@@ -8,7 +8,8 @@ impl Options {
     /// The `request` payload of the `initialize` control request:
     /// `{"subtype": "initialize", "hooks": ...}` plus, when set, `agents`,
     /// `excludeDynamicSections`, `systemPromptSnapshot`, `skills` (a list
-    /// only), `forwardSubagentText: true`, and the
+    /// only), `mcpServers` (the external servers, see
+    /// [`McpDelivery`](super::McpDelivery)), `forwardSubagentText: true`, and the
     /// [`initialize_extra`](Options::initialize_extra) fields none of these
     /// took.
     ///
@@ -53,6 +54,11 @@ impl Options {
         // `All` and unset both mean no filter on the wire.
         if let Some(Skills::List(skills)) = &self.skills {
             req.insert("skills".into(), skills.clone().into());
+        }
+        let external =
+            super::mcp_delivery::initialize_servers(&self.mcp_servers, self.mcp_delivery);
+        if let Some(servers) = super::mcp_delivery::initialize_field(&external) {
+            req.insert("mcpServers".into(), servers);
         }
         if self.forward_subagent_text {
             req.insert("forwardSubagentText".into(), true.into());

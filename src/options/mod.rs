@@ -46,6 +46,7 @@ mod error;
 mod initialize;
 mod json;
 mod mcp;
+mod mcp_delivery;
 mod sandbox;
 mod types;
 mod validate;
@@ -61,6 +62,7 @@ pub use agent::AgentDefinition;
 pub use command::{CliCommand, CommandContext};
 pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
+pub use mcp_delivery::{McpDelivery, McpDeliveryError};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use types::{
     Effort, OutputFormat, PermissionMode, SettingSource, Settings, Skills, SystemPrompt, Thinking,
@@ -88,8 +90,12 @@ pub struct Options {
     pub disallowed_tools: Vec<String>,
     /// System prompt; unset sends `--system-prompt ""`.
     pub system_prompt: Option<SystemPrompt>,
-    /// MCP servers (`--mcp-config`).
+    /// MCP servers (`--mcp-config`, and `initialize` for the external
+    /// servers of a list: see [`McpDelivery`]).
     pub mcp_servers: McpServers,
+    /// Where external MCP servers (and their `env` and `headers`) go;
+    /// builder method `mcp_delivery`.
+    pub mcp_delivery: McpDelivery,
     /// Use only the MCP servers given here (`--strict-mcp-config`).
     pub strict_mcp_config: bool,
     /// Permission mode (`--permission-mode`).

@@ -126,8 +126,8 @@ pub use control::permission::{
     PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
 };
 pub use control::replies::{
-    BackgroundTasksReply, InterruptReceipt, McpServerInfo, McpStatusReply, PermissionModeReply,
-    ReloadPluginsReply, ReloadSkillsReply, RewindFilesResult,
+    BackgroundTasksReply, InterruptReceipt, McpServerInfo, McpSetServersResult, McpStatusReply,
+    PermissionModeReply, ReloadPluginsReply, ReloadSkillsReply, RewindFilesResult,
 };
 pub use control::requests::{
     ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,

@@ -4,6 +4,7 @@ mod cli;
 mod error;
 mod install;
 mod locate;
+mod mcp_echo;
 pub mod model;
 mod procs;
 mod script_builder;
@@ -16,6 +17,7 @@ pub use cli::{
 pub use error::TestkitError;
 pub use install::FakeCli;
 pub use locate::{ENV_FAKE_CLI, fake_cli_path};
+pub use mcp_echo::{MCP_ECHO_ENV_ARG, run_mcp_echo_env};
 pub use procs::{
     ProcState, child_pids, group_members, process_alive, process_group, process_state,
     wait_until_exited, wait_until_gone,

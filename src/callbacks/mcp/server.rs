@@ -1,5 +1,7 @@
 //! An in-process MCP server: JSON-RPC dispatch for `initialize`, `ping`,
-//! `tools/list`, `tools/call` and notifications.
+//! `tools/list`, `tools/call`, `resources/list`, `resources/read`,
+//! `resources/templates/list`, `prompts/list`, `prompts/get` and
+//! notifications.
 
 use std::fmt;
 use std::sync::Arc;
@@ -7,9 +9,8 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 
 use super::in_flight::InFlight;
-use super::jsonrpc::{self, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND};
-use super::{PROTOCOL_VERSIONS, Tool, ToolContext, ToolResult};
-use crate::callbacks::CallbackError;
+use super::jsonrpc::{self, INVALID_REQUEST, METHOD_NOT_FOUND};
+use super::{PROTOCOL_VERSIONS, Prompt, Resource, Tool, prompt, resource};
 use crate::protocol::{JsonRpcId, JsonRpcKind, JsonRpcMessage};
 use claude_agent_actors::CancellationToken;
 
@@ -46,10 +47,12 @@ pub(crate) struct CallRecord {
 /// ```
 #[derive(Clone)]
 pub struct SdkMcpServer {
-    name: Arc<str>,
+    pub(super) name: Arc<str>,
     version: Arc<str>,
-    tools: Arc<Vec<Tool>>,
-    in_flight: InFlight,
+    pub(super) tools: Arc<Vec<Tool>>,
+    resources: Arc<Vec<Resource>>,
+    prompts: Arc<Vec<Prompt>>,
+    pub(super) in_flight: InFlight,
 }
 
 impl fmt::Debug for SdkMcpServer {
@@ -60,6 +63,14 @@ impl fmt::Debug for SdkMcpServer {
             .field(
                 "tools",
                 &self.tools.iter().map(Tool::name).collect::<Vec<_>>(),
+            )
+            .field(
+                "resources",
+                &self.resources.iter().map(Resource::uri).collect::<Vec<_>>(),
+            )
+            .field(
+                "prompts",
+                &self.prompts.iter().map(Prompt::name).collect::<Vec<_>>(),
             )
             .finish()
     }
@@ -72,6 +83,8 @@ impl SdkMcpServer {
             name: name.into().into(),
             version: version.into().into(),
             tools: Arc::default(),
+            resources: Arc::default(),
+            prompts: Arc::default(),
             in_flight: InFlight::default(),
         }
     }
@@ -82,6 +95,32 @@ impl SdkMcpServer {
         tools.retain(|t| t.name() != tool.name());
         tools.push(tool);
         self
+    }
+
+    /// Adds a resource; one with the same URI replaces the earlier one.
+    pub fn resource(mut self, resource: Resource) -> Self {
+        let resources = Arc::make_mut(&mut self.resources);
+        resources.retain(|r| r.uri != resource.uri);
+        resources.push(resource);
+        self
+    }
+
+    /// Adds a prompt; one with the same name replaces the earlier one.
+    pub fn prompt(mut self, prompt: Prompt) -> Self {
+        let prompts = Arc::make_mut(&mut self.prompts);
+        prompts.retain(|p| p.name != prompt.name);
+        prompts.push(prompt);
+        self
+    }
+
+    /// The server's resources, in registration order.
+    pub fn resources(&self) -> &[Resource] {
+        &self.resources
+    }
+
+    /// The server's prompts, in registration order.
+    pub fn prompts(&self) -> &[Prompt] {
+        &self.prompts
     }
 
     /// The server's name.
@@ -176,7 +215,19 @@ impl SdkMcpServer {
         params: Value,
         cancel: CancellationToken,
     ) -> (Value, Option<CallRecord>) {
+        // A server without resources (or prompts) does not announce them,
+        // and answers their methods as unknown, as a tools-only one did.
+        let unsupported = (method.starts_with("resources/") && self.resources.is_empty())
+            || (method.starts_with("prompts/") && self.prompts.is_empty());
         let result = match method {
+            _ if unsupported => {
+                let reply = jsonrpc::error(
+                    Some(id),
+                    METHOD_NOT_FOUND,
+                    format!("method not found: {method}"),
+                );
+                return (reply, None);
+            }
             "initialize" => self.initialize(&params),
             "ping" => json!({}),
             "tools/list" => {
@@ -184,6 +235,27 @@ impl SdkMcpServer {
                 json!({ "tools": tools })
             }
             "tools/call" => return self.call(id, params, cancel).await,
+            "resources/list" => {
+                let listed: Vec<Value> = self.resources.iter().map(Resource::listing).collect();
+                json!({ "resources": listed })
+            }
+            "resources/templates/list" => json!({ "resourceTemplates": [] }),
+            "prompts/list" => {
+                let listed: Vec<Value> = self.prompts.iter().map(Prompt::listing).collect();
+                json!({ "prompts": listed })
+            }
+            "resources/read" | "prompts/get" => {
+                let answered = if method == "resources/read" {
+                    resource::read(&self.resources, &params, cancel).await
+                } else {
+                    prompt::get(&self.prompts, &params, cancel).await
+                };
+                let reply = match answered {
+                    Ok(result) => jsonrpc::result(id, result),
+                    Err((code, message)) => jsonrpc::error(Some(id), code, message),
+                };
+                return (reply, None);
+            }
             other => {
                 let reply = jsonrpc::error(
                     Some(id),
@@ -201,88 +273,19 @@ impl SdkMcpServer {
         let version = asked
             .filter(|v| PROTOCOL_VERSIONS.contains(v))
             .unwrap_or(PROTOCOL_VERSIONS[0]);
+        // Resources and prompts are announced only when there are some, so
+        // a tools-only server answers as before.
+        let mut capabilities = json!({"tools": {"listChanged": false}});
+        if !self.resources.is_empty() {
+            capabilities["resources"] = json!({"listChanged": false, "subscribe": false});
+        }
+        if !self.prompts.is_empty() {
+            capabilities["prompts"] = json!({"listChanged": false});
+        }
         json!({
             "protocolVersion": version,
-            "capabilities": {"tools": {"listChanged": false}},
+            "capabilities": capabilities,
             "serverInfo": {"name": &*self.name, "version": &*self.version},
         })
-    }
-
-    async fn call(
-        &self,
-        id: JsonRpcId,
-        params: Value,
-        cancel: CancellationToken,
-    ) -> (Value, Option<CallRecord>) {
-        let Some(name) = params.get("name").and_then(Value::as_str) else {
-            let reply = jsonrpc::error(
-                Some(id),
-                INVALID_PARAMS,
-                "invalid params: tools/call needs a string params.name",
-            );
-            return (reply, None);
-        };
-        let tool_use_id = params
-            .pointer("/_meta/claudecode~1toolUseId")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        let arguments = match params.get("arguments") {
-            None | Some(Value::Null) => json!({}),
-            Some(a) => a.clone(),
-        };
-        let result = match self.tools.iter().find(|t| t.name() == name) {
-            None => ToolResult::error(format!(
-                "tool {name:?} not found on MCP server {:?}",
-                &*self.name
-            )),
-            Some(tool) => {
-                self.run(tool, id.clone(), arguments, tool_use_id.clone(), cancel)
-                    .await
-            }
-        };
-        let record = CallRecord {
-            tool: name.to_owned(),
-            tool_use_id,
-            is_error: result.is_error,
-        };
-        let value = serde_json::to_value(&result).unwrap_or_else(
-            |e| json!({"content": [{"type": "text", "text": e.to_string()}], "isError": true}),
-        );
-        (jsonrpc::result(id, value), Some(record))
-    }
-
-    /// Runs a tool under a token that the runtime's `cancel` and
-    /// `notifications/cancelled` both fire. On cancellation the tool's
-    /// future is polled once more (so a tool watching its token can answer)
-    /// and then dropped.
-    async fn run(
-        &self,
-        tool: &Tool,
-        id: JsonRpcId,
-        arguments: Value,
-        tool_use_id: Option<String>,
-        cancel: CancellationToken,
-    ) -> ToolResult {
-        let token = cancel.child_token();
-        let _guard = self.in_flight.register(id, token.clone());
-        let context = ToolContext {
-            cancel: token.clone(),
-            tool_use_id,
-            server: Arc::clone(&self.name),
-            tool: Arc::clone(&tool.name),
-        };
-        let fut = tool.handler.call(arguments, context);
-        let outcome = tokio::select! {
-            biased;
-            r = fut => r,
-            _ = token.cancelled() => Err(CallbackError::Cancelled),
-        };
-        match outcome {
-            Ok(result) => result,
-            Err(CallbackError::Cancelled) => {
-                ToolResult::error(format!("tool {:?} was cancelled", tool.name()))
-            }
-            Err(e) => ToolResult::error(e.to_string()),
-        }
     }
 }

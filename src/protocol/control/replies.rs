@@ -70,6 +70,20 @@ wire_struct! {
 }
 
 wire_struct! {
+    /// The reply to `mcp_set_servers`: what changed, and the servers that
+    /// could not be added with why.
+    #[derive(Default)]
+    pub struct McpSetServersResult = "control_response/mcp_set_servers", builder McpSetServersResultBuilder {
+        /// Names of the servers added.
+        added: opt Vec<String> = "added",
+        /// Names of the servers removed.
+        removed: opt Vec<String> = "removed",
+        /// Server name -> why it could not be added or connected.
+        errors: opt std::collections::BTreeMap<String, String> = "errors",
+    }
+}
+
+wire_struct! {
     /// One MCP server in [`McpStatusReply`] and [`ReloadPluginsReply`].
     #[derive(Default)]
     pub struct McpServerInfo = "mcp server", builder McpServerInfoBuilder {

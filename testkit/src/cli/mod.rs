@@ -47,6 +47,9 @@ pub fn run_fake_cli() -> i32 {
         println!("{} (Claude Code)", frames::VERSION);
         return 0;
     }
+    if args.first().and_then(|a| a.to_str()) == Some(crate::MCP_ECHO_ENV_ARG) {
+        return crate::run_mcp_echo_env();
+    }
     if let Some(path) = std::env::var_os(ENV_PID_FILE) {
         let path = Path::new(&path);
         if let Err(e) = write_atomic(path, std::process::id().to_string().as_bytes()) {

@@ -1,0 +1,174 @@
+//! Changing a live session's MCP servers: in-process ones (served by this
+//! process through `mcp_message`) and external ones (run by the CLI), with
+//! the CLI's `mcp_set_servers` request.
+//!
+//! The CLI replaces, on each request, the servers earlier requests named
+//! and every in-process server with the set sent, so the session keeps the
+//! current set ([`LiveSet`]) and every change sends all of it. External
+//! servers given in [`Options`](crate::Options) at start are not part of
+//! it: the CLI keeps them whatever the set says.
+
+use serde_json::{Map, Value, json};
+
+use super::Client;
+use crate::callbacks::mcp::SdkMcpServer;
+use crate::callbacks::mcp::live::{LiveServers, LiveSet};
+use crate::options::McpServerConfig;
+use crate::protocol::McpSetServersResult;
+use crate::{Error, Result};
+
+/// One server of a live session's set: see [`Client::mcp_set_servers`].
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub enum LiveMcpServer {
+    /// Served by this process; its name is its key in the set.
+    InProcess(SdkMcpServer),
+    /// Run or reached by the CLI (stdio, SSE, HTTP). Its `env` and
+    /// `headers` travel over stdin, never on a command line.
+    External(McpServerConfig),
+}
+
+impl From<SdkMcpServer> for LiveMcpServer {
+    fn from(server: SdkMcpServer) -> Self {
+        Self::InProcess(server)
+    }
+}
+
+impl From<McpServerConfig> for LiveMcpServer {
+    fn from(config: McpServerConfig) -> Self {
+        Self::External(config)
+    }
+}
+
+impl Client {
+    /// Replaces the session's in-process MCP servers, and the external
+    /// servers earlier calls added, with `servers`: the CLI disconnects
+    /// those left out and connects the new ones before it answers.
+    /// External servers given in the options at start stay.
+    ///
+    /// An in-process server's key must be its own name.
+    pub async fn mcp_set_servers<I, S>(&self, servers: I) -> Result<McpSetServersResult>
+    where
+        I: IntoIterator<Item = (S, LiveMcpServer)>,
+        S: Into<String>,
+    {
+        let mut set = LiveSet::default();
+        for (name, server) in servers {
+            let name = name.into();
+            match server {
+                LiveMcpServer::InProcess(s) if s.name() != name => {
+                    return Err(Error::InvalidConfig(format!(
+                        "the in-process MCP server {:?} is keyed {name:?}; its key must be its name",
+                        s.name()
+                    )));
+                }
+                LiveMcpServer::InProcess(s) => {
+                    set.in_process.retain(|old| old.name() != name);
+                    set.external.retain(|(old, _)| *old != name);
+                    set.in_process.push(s);
+                }
+                LiveMcpServer::External(config) => {
+                    set.in_process.retain(|old| old.name() != name);
+                    set.external.retain(|(old, _)| *old != name);
+                    set.external.push((name, config));
+                }
+            }
+        }
+        let live = self.live()?;
+        let _order = live.change().await;
+        self.send_set(live, set).await
+    }
+
+    /// Adds (or replaces) an in-process server on the live session; its
+    /// tools are then `mcp__<name>__<tool>` for the model.
+    pub async fn add_mcp_server(&self, server: SdkMcpServer) -> Result<McpSetServersResult> {
+        self.change_set(|set| {
+            let name = server.name().to_owned();
+            set.in_process.retain(|s| s.name() != name);
+            set.external.retain(|(n, _)| *n != name);
+            set.in_process.push(server);
+        })
+        .await
+    }
+
+    /// Adds (or replaces) an external server on the live session.
+    pub async fn add_external_mcp_server(
+        &self,
+        name: impl Into<String>,
+        config: McpServerConfig,
+    ) -> Result<McpSetServersResult> {
+        let name = name.into();
+        self.change_set(|set| {
+            set.in_process.retain(|s| s.name() != name);
+            set.external.retain(|(n, _)| *n != name);
+            set.external.push((name, config));
+        })
+        .await
+    }
+
+    /// Removes an in-process server, or an external one a live change
+    /// added, from the session.
+    pub async fn remove_mcp_server(&self, name: &str) -> Result<McpSetServersResult> {
+        self.change_set(|set| {
+            set.in_process.retain(|s| s.name() != name);
+            set.external.retain(|(n, _)| n != name);
+        })
+        .await
+    }
+
+    /// The in-process servers the session answers for now.
+    pub fn in_process_mcp_servers(&self) -> Vec<String> {
+        self.live()
+            .map(|l| {
+                l.snapshot()
+                    .in_process
+                    .iter()
+                    .map(|s| s.name().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn live(&self) -> Result<&LiveServers> {
+        self.inner
+            .builder
+            .callbacks
+            .live_servers()
+            .ok_or_else(|| Error::InvalidConfig("this session has no live MCP server set".into()))
+    }
+
+    /// Applies `change` to the current set and sends the result.
+    async fn change_set(&self, change: impl FnOnce(&mut LiveSet)) -> Result<McpSetServersResult> {
+        let live = self.live()?;
+        let _order = live.change().await;
+        let mut set = live.snapshot();
+        change(&mut set);
+        self.send_set(live, set).await
+    }
+
+    /// Installs `set` (so the CLI's first messages to a new in-process
+    /// server find it) and sends it; a failed request restores the old set.
+    async fn send_set(&self, live: &LiveServers, set: LiveSet) -> Result<McpSetServersResult> {
+        let mut servers = Map::new();
+        for s in &set.in_process {
+            servers.insert(
+                s.name().to_owned(),
+                json!({"type": "sdk", "name": s.name()}),
+            );
+        }
+        for (name, config) in &set.external {
+            let config = serde_json::to_value(config)
+                .map_err(|e| Error::Encode(crate::protocol::EncodeError(e)))?;
+            servers.insert(name.clone(), config);
+        }
+        let request = json!({"subtype": "mcp_set_servers", "servers": Value::Object(servers)});
+        let old = live.replace(set);
+        match self.control(request, None).await {
+            Ok(reply) => super::controls::decode(reply),
+            Err(e) => {
+                live.replace(old);
+                Err(e)
+            }
+        }
+    }
+}
