@@ -10,10 +10,12 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::error::{SessionsError, check_session_id};
+use super::parallel::recover_parallel;
 use super::source::SessionSource;
+use crate::protocol::{Message, ParseError, parse_message};
 use crate::store::{SessionKey, StoreEntry};
 
 /// Entry types that are part of the conversation tree.
@@ -30,7 +32,8 @@ pub enum MessageKind {
     Assistant,
 }
 
-/// One visible message of a session's conversation.
+/// One visible message of a session's conversation, as stored; see
+/// [`SessionMessage::to_message`] for the typed view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionMessage {
     /// User or assistant.
@@ -44,6 +47,27 @@ pub struct SessionMessage {
     pub message: Value,
 }
 
+impl SessionMessage {
+    /// This message as the typed stream-json [`Message`]
+    /// ([`Message::User`] or [`Message::Assistant`]), as the CLI would have
+    /// streamed it. Fails when the stored `message` does not have the
+    /// shape the protocol types require.
+    pub fn to_message(&self) -> Result<Message, ParseError> {
+        let kind = match self.kind {
+            MessageKind::User => "user",
+            MessageKind::Assistant => "assistant",
+        };
+        let frame = json!({
+            "type": kind,
+            "message": self.message,
+            "session_id": self.session_id,
+            "uuid": self.uuid,
+            "parent_tool_use_id": null,
+        });
+        parse_message(frame.to_string().as_bytes())
+    }
+}
+
 /// The visible user and assistant messages of a session, oldest first.
 pub async fn session_messages(
     source: &SessionSource,
@@ -51,7 +75,9 @@ pub async fn session_messages(
     session_id: &str,
 ) -> Result<Vec<SessionMessage>, SessionsError> {
     let entries = source.load_session(project_key, session_id).await?;
-    Ok(conversation(&entries, main_leaf)
+    let tree = tree(&entries);
+    let chain = recover_parallel(&tree, conversation(&tree, main_leaf));
+    Ok(chain
         .into_iter()
         .filter(|e| is_visible(e, false))
         .filter_map(to_message)
@@ -94,7 +120,7 @@ pub async fn subagent_messages(
     let key = SessionKey::new(project_key, session_id).with_subpath(subpath);
     let entries = source.load(&key).await?.unwrap_or_default();
     // A subagent's transcript is all sidechain: keep those entries.
-    Ok(conversation(&entries, last_leaf)
+    Ok(conversation(&tree(&entries), last_leaf)
         .into_iter()
         .filter(|e| is_visible(e, true))
         .filter_map(to_message)
@@ -135,21 +161,26 @@ fn is_message(entry: &StoreEntry) -> bool {
     matches!(kind(entry), Some("user" | "assistant"))
 }
 
+/// The entries of the conversation tree (transcript types with a uuid),
+/// in file order.
+fn tree(entries: &[StoreEntry]) -> Vec<&StoreEntry> {
+    entries
+        .iter()
+        .filter(|e| kind(e).is_some_and(|k| TRANSCRIPT_TYPES.contains(&k)) && uuid(e).is_some())
+        .collect()
+}
+
 /// The path from the root to the leaf `pick` chooses among the tree's
 /// entries, in order. Cycles end the walk.
 fn conversation<'a>(
-    entries: &'a [StoreEntry],
+    tree: &[&'a StoreEntry],
     pick: fn(&[&'a StoreEntry], &HashMap<&'a str, &'a StoreEntry>) -> Option<&'a StoreEntry>,
 ) -> Vec<&'a StoreEntry> {
-    let tree: Vec<&StoreEntry> = entries
-        .iter()
-        .filter(|e| kind(e).is_some_and(|k| TRANSCRIPT_TYPES.contains(&k)) && uuid(e).is_some())
-        .collect();
     let by_uuid: HashMap<&str, &StoreEntry> = tree
         .iter()
         .filter_map(|e| uuid(e).map(|u| (u, *e)))
         .collect();
-    let Some(leaf) = pick(&tree, &by_uuid) else {
+    let Some(leaf) = pick(tree, &by_uuid) else {
         return Vec::new();
     };
     let mut chain = Vec::new();
@@ -259,7 +290,7 @@ mod tests {
     }
 
     fn ids(entries: &[Value]) -> Vec<String> {
-        conversation(entries, main_leaf)
+        conversation(&tree(entries), main_leaf)
             .into_iter()
             .filter(|e| is_visible(e, false))
             .filter_map(|e| uuid(e).map(str::to_owned))

@@ -18,6 +18,7 @@ mod listing;
 mod local;
 mod messages;
 mod mutations;
+mod parallel;
 mod source;
 
 pub use error::SessionsError;
