@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use super::error::{SessionsError, check_session_id};
 use super::messages::TRANSCRIPT_TYPES;
-use super::mutations::{new_uuid, now_iso};
+use super::mutations::new_uuid;
 use super::source::SessionSource;
+use super::time::now_iso;
 use crate::store::{SessionKey, StoreEntry, fold_session_summary};
 
 /// How to fork.

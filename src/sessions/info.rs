@@ -77,6 +77,13 @@ impl SessionInfo {
     }
 }
 
+impl SessionInfo {
+    /// [`last_modified`](Self::last_modified) as an ISO-8601 UTC timestamp.
+    pub fn last_modified_iso(&self) -> String {
+        super::time::epoch_ms_to_iso(self.last_modified)
+    }
+}
+
 /// A non-empty string field.
 fn text(data: &Map<String, Value>, field: &str) -> Option<String> {
     data.get(field)

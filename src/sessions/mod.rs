@@ -20,6 +20,7 @@ mod messages;
 mod mutations;
 mod parallel;
 mod source;
+mod time;
 
 pub use error::SessionsError;
 pub use fork::{ForkOptions, fork_session};
