@@ -9,7 +9,11 @@ use std::sync::Arc;
 use claude_agent::sessions::{
     LocalSessions, SessionSource, SessionsError, import_session, list_sessions, session_messages,
 };
-use claude_agent::store::{FileStore, MemoryStore, SessionStore, StoreError};
+use claude_agent::store::{
+    FileStore, MemoryStore, SessionKey, SessionListEntry, SessionStore, StoreEntry, StoreError,
+    StoreResult,
+};
+use futures::future::BoxFuture;
 use sessions_common::{PROJECT, SESSION, projects_dir, scenario};
 
 #[tokio::test]
@@ -105,4 +109,61 @@ async fn an_unknown_project_lists_nothing() {
     assert!(list_sessions(&source, "-nowhere").await.unwrap().is_empty());
     let store = SessionSource::Store(Arc::new(MemoryStore::new()));
     assert!(list_sessions(&store, "-nowhere").await.unwrap().is_empty());
+}
+
+/// A store without summaries: listing must fold each session's entries.
+struct NoSummaries(MemoryStore);
+
+impl SessionStore for NoSummaries {
+    fn append<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        entries: &'a [StoreEntry],
+    ) -> BoxFuture<'a, StoreResult<()>> {
+        self.0.append(key, entries)
+    }
+
+    fn load<'a>(
+        &'a self,
+        key: &'a SessionKey,
+    ) -> BoxFuture<'a, StoreResult<Option<Vec<StoreEntry>>>> {
+        self.0.load(key)
+    }
+
+    fn list_sessions<'a>(
+        &'a self,
+        project_key: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Vec<SessionListEntry>>> {
+        self.0.list_sessions(project_key)
+    }
+
+    fn delete<'a>(&'a self, key: &'a SessionKey) -> BoxFuture<'a, StoreResult<()>> {
+        self.0.delete(key)
+    }
+
+    fn list_subkeys<'a>(
+        &'a self,
+        project_key: &'a str,
+        session_id: &'a str,
+    ) -> BoxFuture<'a, StoreResult<Vec<String>>> {
+        self.0.list_subkeys(project_key, session_id)
+    }
+}
+
+#[tokio::test]
+async fn a_store_without_summaries_lists_by_folding_entries() {
+    let root = tempfile::tempdir().unwrap();
+    let local = LocalSessions::new(projects_dir(root.path()));
+    let store: Arc<dyn SessionStore> = Arc::new(NoSummaries(MemoryStore::new()));
+    assert!(
+        store
+            .list_session_summaries(PROJECT)
+            .await
+            .unwrap_err()
+            .is_unsupported()
+    );
+    import_session(&local, &store, PROJECT, SESSION)
+        .await
+        .unwrap();
+    scenario(&SessionSource::Store(store), false).await;
 }

@@ -32,10 +32,6 @@ pub async fn session_info(
     session_id: &str,
 ) -> Result<Option<SessionInfo>, SessionsError> {
     check_session_id(session_id)?;
-    let listed = source.list(project_key).await?;
-    let found = listed
-        .iter()
-        .find(|l| l.summary.session_id == session_id)
-        .ok_or_else(|| SessionsError::not_found(project_key, session_id))?;
+    let found = source.listed(project_key, session_id).await?;
     Ok(SessionInfo::from_summary(&found.summary, found.size))
 }

@@ -93,6 +93,23 @@ impl LocalSessions {
         Ok(Some(parse_jsonl(&bytes)))
     }
 
+    /// [`load`](Self::load) with the file's mtime (Unix epoch ms) and size.
+    pub(crate) async fn load_with_meta(
+        &self,
+        key: &SessionKey,
+    ) -> Result<Option<(Vec<StoreEntry>, i64, u64)>, SessionsError> {
+        let path = self.path_of(key)?;
+        let meta = match tokio::fs::metadata(&path).await {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(SessionsError::io(format!("read {}", path.display()), e)),
+        };
+        Ok(self
+            .load(key)
+            .await?
+            .map(|entries| (entries, mtime_ms(&meta), meta.len())))
+    }
+
     /// The main transcripts of `project_key` (none if it has no folder).
     pub(crate) async fn list(&self, project_key: &str) -> Result<Vec<LocalFile>, SessionsError> {
         let dir = self.project_dir(project_key)?;

@@ -130,6 +130,56 @@ impl SessionSource {
         }
     }
 
+    /// One session's listing, or `NotFound`.
+    pub(crate) async fn listed(
+        &self,
+        project_key: &str,
+        session_id: &str,
+    ) -> Result<Listed, SessionsError> {
+        let key = SessionKey::new(project_key, session_id);
+        let missing = || SessionsError::not_found(project_key, session_id);
+        match self {
+            Self::Local(local) => {
+                let (entries, mtime, size) =
+                    local.load_with_meta(&key).await?.ok_or_else(missing)?;
+                let mut summary = fold_session_summary(None, &key, &entries);
+                summary.mtime = mtime;
+                Ok(Listed {
+                    summary,
+                    size: Some(size),
+                })
+            }
+            Self::Store(store) => match store.list_session_summaries(project_key).await {
+                Ok(summaries) => summaries
+                    .into_iter()
+                    .find(|s| s.session_id == session_id)
+                    .map(|summary| Listed {
+                        summary,
+                        size: None,
+                    })
+                    .ok_or_else(missing),
+                Err(e) if e.is_unsupported() => {
+                    let entries = store.load(&key).await?.ok_or_else(missing)?;
+                    let mtime = match store.list_sessions(project_key).await {
+                        Ok(listed) => listed
+                            .into_iter()
+                            .find(|l| l.session_id == session_id)
+                            .map_or(0, |l| l.mtime),
+                        Err(e) if e.is_unsupported() => 0,
+                        Err(e) => return Err(e.into()),
+                    };
+                    let mut summary = fold_session_summary(None, &key, &entries);
+                    summary.mtime = mtime;
+                    Ok(Listed {
+                        summary,
+                        size: None,
+                    })
+                }
+                Err(e) => Err(e.into()),
+            },
+        }
+    }
+
     /// Delete a session and its subagent transcripts.
     pub(crate) async fn delete(&self, key: &SessionKey) -> Result<(), SessionsError> {
         match self {
