@@ -12,6 +12,7 @@ pub mod error;
 pub mod host;
 pub mod options;
 pub mod protocol;
+pub mod sessions;
 pub mod store;
 pub mod telemetry;
 pub mod transcript;

@@ -3,6 +3,8 @@
 //! Subcommands:
 //! - `replay`: parse recorded stdout NDJSON of a Claude Code session and
 //!   print it as a readable transcript or as one JSON object per frame.
+//! - `sessions`: list, show, rename, tag, delete, fork and import sessions,
+//!   locally or in a session store.
 //! - `run`: run one session and stream it, with a permission policy.
 //! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
 //! - `demo`: a narrated session (permission decision, tool call, in-process
@@ -20,6 +22,7 @@ mod host;
 mod render;
 mod replay;
 mod run;
+mod sessions;
 mod signals;
 
 /// Embed and inspect Claude Code sessions.
@@ -40,6 +43,8 @@ enum Command {
     Host(host::HostArgs),
     /// A short narrated session: the real CLI if installed, else the built-in fake.
     Demo(demo::DemoArgs),
+    /// List, show, rename, tag, delete, fork and import sessions.
+    Sessions(sessions::SessionsArgs),
     /// The built-in fake CLI (used by `demo`).
     #[command(name = "__fake-cli", hide = true)]
     FakeCli(fake::FakeCliArgs),
@@ -64,6 +69,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run::run(args),
         Command::Host(args) => host::run(args),
         Command::Demo(args) => demo::run(&args),
+        Command::Sessions(args) => sessions::run(args),
         Command::FakeCli(args) => fake::run(&args),
     }
 }

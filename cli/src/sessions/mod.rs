@@ -1,0 +1,231 @@
+//! `claude-agent sessions`: list, show, rename, tag, delete, fork and
+//! import sessions, in the CLI's local config folder or in a session store.
+
+mod output;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Subcommand};
+use claude_agent::sessions::{
+    ForkOptions, LocalSessions, SessionSource, SessionsError, delete_session, fork_session,
+    import_session, list_sessions, list_subagents, rename_session, session_info, session_messages,
+    subagent_messages, tag_session,
+};
+use claude_agent::store::{SessionStore, StoreError, open_store, project_key_for};
+
+use crate::args::seconds;
+use output::Output;
+
+/// Where the sessions are and how to print them (every subcommand).
+#[derive(Debug, Args)]
+pub(crate) struct SessionsArgs {
+    #[command(subcommand)]
+    command: SessionsCommand,
+    /// A session store (`file:///path`, `postgres://...`, `redis://...`)
+    /// instead of the CLI's local config folder (`CLAUDE_CONFIG_DIR`, else
+    /// `~/.claude`).
+    #[arg(long, value_name = "URL", global = true)]
+    store: Option<String>,
+    /// The project's working directory (default: the current one).
+    #[arg(long, value_name = "DIR", global = true)]
+    cwd: Option<PathBuf>,
+    /// One JSON object per line.
+    #[arg(long, global = true)]
+    json: bool,
+    /// Seconds the whole command may take (connecting included).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, global = true)]
+    timeout: f64,
+}
+
+#[derive(Debug, Subcommand)]
+enum SessionsCommand {
+    /// The project's sessions, newest first.
+    List,
+    /// A session's details and messages (or one subagent's messages).
+    Show {
+        /// The session id.
+        id: String,
+        /// Show this subagent's messages instead.
+        #[arg(long, value_name = "AGENT_ID")]
+        agent: Option<String>,
+    },
+    /// Set a session's title.
+    Rename {
+        /// The session id.
+        id: String,
+        /// The new title.
+        title: String,
+    },
+    /// Set or clear a session's tag.
+    Tag {
+        /// The session id.
+        id: String,
+        /// The tag (omit with --clear).
+        #[arg(required_unless_present = "clear", conflicts_with = "clear")]
+        tag: Option<String>,
+        /// Remove the tag.
+        #[arg(long)]
+        clear: bool,
+    },
+    /// Delete a session and its subagent transcripts.
+    Delete {
+        /// The session id.
+        id: String,
+    },
+    /// Copy a session into a new one (fresh ids) and print the new id.
+    Fork {
+        /// The session id.
+        id: String,
+        /// Copy up to and including this message uuid.
+        #[arg(long, value_name = "UUID")]
+        up_to: Option<String>,
+        /// The fork's title (default: the source's, with " (fork)").
+        #[arg(long)]
+        title: Option<String>,
+    },
+    /// Copy a local session, with its subagents, into the --store.
+    Import {
+        /// The session id.
+        id: String,
+    },
+}
+
+/// A failure, printed as one line.
+#[derive(Debug, thiserror::Error)]
+enum Failure {
+    #[error(transparent)]
+    Sessions(#[from] SessionsError),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    #[error("import copies a local session into a store: give --store URL")]
+    ImportNeedsStore,
+    #[error("gave up after {0:?} (--timeout)")]
+    TimedOut(Duration),
+}
+
+pub(crate) fn run(args: SessionsArgs) -> ExitCode {
+    let limit = match seconds("timeout", args.timeout) {
+        Ok(limit) => limit,
+        Err(e) => {
+            eprintln!("claude-agent sessions: {e}");
+            return ExitCode::from(crate::EXIT_USAGE);
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("claude-agent sessions: cannot start the async runtime: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let out = Output::new(args.json);
+    let outcome = runtime.block_on(async {
+        tokio::time::timeout(limit, execute(&args, &out))
+            .await
+            .unwrap_or(Err(Failure::TimedOut(limit)))
+    });
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("claude-agent sessions: {}", one_line(&e));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The error and its causes on one line.
+fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
+    let mut line = error.to_string();
+    let mut cause = error.source();
+    while let Some(e) = cause {
+        let text = e.to_string();
+        // Transparent wrappers repeat their source's message.
+        if !line.ends_with(&text) {
+            line.push_str(": ");
+            line.push_str(&text);
+        }
+        cause = e.source();
+    }
+    line.replace('\n', " ")
+}
+
+async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
+    let cwd = match &args.cwd {
+        Some(dir) => dir.clone(),
+        None => std::env::current_dir().map_err(|e| SessionsError::Io {
+            action: "read the current directory".into(),
+            source: e,
+        })?,
+    };
+    let project = project_key_for(&cwd);
+    let store = match &args.store {
+        Some(url) => Some(open_store(url).await?),
+        None => None,
+    };
+    if let SessionsCommand::Import { id } = &args.command {
+        let store: Arc<dyn SessionStore> = store.ok_or(Failure::ImportNeedsStore)?;
+        let local = LocalSessions::from_env()?;
+        let copied = import_session(&local, &store, &project, id).await?;
+        out.done("imported", id, &format!("{copied} transcript(s)"));
+        return Ok(());
+    }
+    let source = match store {
+        Some(store) => SessionSource::Store(store),
+        None => SessionSource::local_default()?,
+    };
+    match &args.command {
+        SessionsCommand::List => {
+            for info in list_sessions(&source, &project).await? {
+                out.session(&info);
+            }
+        }
+        SessionsCommand::Show {
+            id,
+            agent: Some(agent),
+        } => {
+            for message in subagent_messages(&source, &project, id, agent).await? {
+                out.message(&message);
+            }
+        }
+        SessionsCommand::Show { id, agent: None } => {
+            let messages = session_messages(&source, &project, id).await?;
+            if let Some(info) = session_info(&source, &project, id).await? {
+                out.session(&info);
+            }
+            for message in &messages {
+                out.message(message);
+            }
+            for agent in list_subagents(&source, &project, id).await? {
+                out.subagent(&agent);
+            }
+        }
+        SessionsCommand::Rename { id, title } => {
+            rename_session(&source, &project, id, title).await?;
+            out.done("renamed", id, title.trim());
+        }
+        SessionsCommand::Tag { id, tag, .. } => {
+            tag_session(&source, &project, id, tag.as_deref()).await?;
+            out.done("tagged", id, tag.as_deref().unwrap_or(""));
+        }
+        SessionsCommand::Delete { id } => {
+            delete_session(&source, &project, id).await?;
+            out.done("deleted", id, "");
+        }
+        SessionsCommand::Fork { id, up_to, title } => {
+            let options = ForkOptions {
+                up_to_message: up_to.clone(),
+                title: title.clone(),
+            };
+            let fork = fork_session(&source, &project, id, &options).await?;
+            out.done("forked", &fork, id);
+        }
+        SessionsCommand::Import { .. } => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,110 @@
+//! How `sessions` prints: readable lines, or one JSON object per line with
+//! a `kind`, like `run --json`.
+
+use std::io::Write;
+
+use claude_agent::sessions::{MessageKind, SessionInfo, SessionMessage};
+use serde_json::{Value, json};
+
+pub(super) struct Output {
+    json: bool,
+}
+
+impl Output {
+    pub(super) fn new(json: bool) -> Self {
+        Self { json }
+    }
+
+    fn line(&self, text: &str) {
+        let mut stdout = std::io::stdout().lock();
+        // A closed stdout (e.g. `| head`) is not an error worth reporting.
+        let _ = writeln!(stdout, "{text}");
+    }
+
+    fn object(&self, kind: &str, body: Value) {
+        let mut value = json!({"kind": kind});
+        if let (Some(out), Value::Object(fields)) = (value.as_object_mut(), body) {
+            out.extend(fields);
+        }
+        self.line(&value.to_string());
+    }
+
+    pub(super) fn session(&self, info: &SessionInfo) {
+        if self.json {
+            self.object("session", serde_json::to_value(info).unwrap_or(Value::Null));
+            return;
+        }
+        let mut text = format!(
+            "{}  {}  {}",
+            info.session_id,
+            info.last_modified_iso(),
+            info.summary
+        );
+        if let Some(tag) = &info.tag {
+            text.push_str(&format!("  [{tag}]"));
+        }
+        if let Some(branch) = &info.git_branch {
+            text.push_str(&format!("  ({branch})"));
+        }
+        self.line(&text);
+    }
+
+    pub(super) fn message(&self, message: &SessionMessage) {
+        if self.json {
+            self.object(
+                "message",
+                serde_json::to_value(message).unwrap_or(Value::Null),
+            );
+            return;
+        }
+        let who = match message.kind {
+            MessageKind::User => "user",
+            MessageKind::Assistant => "assistant",
+        };
+        self.line(&format!(
+            "{who}: {}",
+            summarize(&message.message["content"])
+        ));
+    }
+
+    pub(super) fn subagent(&self, agent: &str) {
+        if self.json {
+            self.object("subagent", json!({"agent_id": agent}));
+        } else {
+            self.line(&format!("subagent: {agent}"));
+        }
+    }
+
+    /// A mutation's outcome.
+    pub(super) fn done(&self, what: &str, session_id: &str, detail: &str) {
+        if self.json {
+            self.object(what, json!({"session_id": session_id, "detail": detail}));
+        } else if detail.is_empty() {
+            self.line(&format!("{what} {session_id}"));
+        } else {
+            self.line(&format!("{what} {session_id}: {detail}"));
+        }
+    }
+}
+
+/// Content as one readable line: text as is, other blocks by kind.
+fn summarize(content: &Value) -> String {
+    let text = match content {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks
+            .iter()
+            .map(|block| match block["type"].as_str() {
+                Some("text") => block["text"].as_str().unwrap_or_default().to_owned(),
+                Some("tool_use") => {
+                    format!("[tool call {}]", block["name"].as_str().unwrap_or("?"))
+                }
+                Some("tool_result") => "[tool result]".to_owned(),
+                Some(other) => format!("[{other}]"),
+                None => "[?]".to_owned(),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    };
+    text.replace('\n', " ")
+}

@@ -1,0 +1,120 @@
+//! Rename, tag and delete a session. Renaming and tagging append the
+//! entries the CLI itself writes (`custom-title`, `tag`); the last one
+//! wins when the session is listed.
+
+use serde_json::{Value, json};
+
+use super::error::{SessionsError, check_session_id};
+use super::source::SessionSource;
+use super::time::now_iso;
+use crate::store::SessionKey;
+
+/// Set a session's title (trimmed; must not be empty).
+pub async fn rename_session(
+    source: &SessionSource,
+    project_key: &str,
+    session_id: &str,
+    title: &str,
+) -> Result<(), SessionsError> {
+    check_session_id(session_id)?;
+    let title = title.trim();
+    if title.is_empty() {
+        return Err(SessionsError::Empty { what: "title" });
+    }
+    let entry = stamped(json!({
+        "type": "custom-title",
+        "customTitle": title,
+        "sessionId": session_id,
+    }));
+    let key = SessionKey::new(project_key, session_id);
+    source.append(&key, &[entry], false).await
+}
+
+/// Set a session's tag, or clear it with `None`. Invisible and
+/// direction-changing characters are removed and the tag trimmed; what
+/// remains must not be empty.
+pub async fn tag_session(
+    source: &SessionSource,
+    project_key: &str,
+    session_id: &str,
+    tag: Option<&str>,
+) -> Result<(), SessionsError> {
+    check_session_id(session_id)?;
+    let tag = match tag {
+        Some(tag) => {
+            let clean = strip_invisible(tag);
+            let clean = clean.trim();
+            if clean.is_empty() {
+                return Err(SessionsError::Empty { what: "tag" });
+            }
+            clean.to_owned()
+        }
+        // An empty tag is how the CLI records "no tag".
+        None => String::new(),
+    };
+    let entry = stamped(json!({"type": "tag", "tag": tag, "sessionId": session_id}));
+    let key = SessionKey::new(project_key, session_id);
+    source.append(&key, &[entry], false).await
+}
+
+/// Delete a session and its subagent transcripts. A store that cannot
+/// delete fails with [`StoreError::Unsupported`](crate::store::StoreError::Unsupported).
+pub async fn delete_session(
+    source: &SessionSource,
+    project_key: &str,
+    session_id: &str,
+) -> Result<(), SessionsError> {
+    check_session_id(session_id)?;
+    source
+        .delete(&SessionKey::new(project_key, session_id))
+        .await
+}
+
+/// `entry` with a fresh `uuid` (so store retries stay idempotent) and the
+/// current `timestamp`.
+pub(crate) fn stamped(mut entry: Value) -> Value {
+    if let Value::Object(map) = &mut entry {
+        map.insert("uuid".into(), new_uuid().into());
+        map.insert("timestamp".into(), now_iso().into());
+    }
+    entry
+}
+
+pub(crate) fn new_uuid() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// Characters that hide or reorder text: zero-width and joiners,
+/// bidirectional marks and overrides, word joiners and invisible
+/// operators, the byte-order mark, and private-use code points.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E000}'..='\u{F8FF}'
+            | '\u{F0000}'..='\u{10FFFF}'
+    )
+}
+
+fn strip_invisible(text: &str) -> String {
+    text.chars().filter(|&c| !is_invisible(c)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invisible_characters_are_stripped_from_tags() {
+        assert_eq!(strip_invisible("a\u{200B}b\u{202E}c\u{FEFF}"), "abc");
+        assert_eq!(strip_invisible("\u{E000}"), "");
+        assert_eq!(strip_invisible("plain tag"), "plain tag");
+    }
+}
