@@ -21,6 +21,7 @@ mod render;
 mod replay;
 mod run;
 mod signals;
+mod store;
 
 /// Embed and inspect Claude Code sessions.
 #[derive(Debug, Parser)]
