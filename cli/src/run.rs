@@ -457,7 +457,8 @@ impl Printer {
     /// object on stdout saying what failed, so a consumer of the stream is
     /// never left with nothing.
     fn failure(&self, e: &Error) {
-        eprintln!("claude-agent run: {e}");
+        // With its causes: "could not load X" alone hides the corrupt row.
+        eprintln!("claude-agent run: {}", crate::store::with_causes(e));
         if self.json {
             let mut causes = Vec::new();
             let mut source = std::error::Error::source(e);

@@ -160,6 +160,34 @@ async fn run_resume_with_a_store_restores_the_session_file_the_config_dir_lacks(
 }
 
 #[test]
+fn a_corrupt_row_in_the_store_fails_the_resume_in_one_line_naming_it() {
+    let config = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let store_dir = tempfile::tempdir().unwrap();
+    let project = project_key_for(cwd.path());
+    let folder = store_dir.path().join(&project);
+    std::fs::create_dir_all(&folder).unwrap();
+    let row = format!("{}\nnot json\n", entry(1));
+    std::fs::write(folder.join(format!("{SESSION}.jsonl")), row).unwrap();
+    let fake = fake(Script::new());
+    let out = command(&fake, config.path(), "run")
+        .arg("--cwd")
+        .arg(cwd.path())
+        .args(["--store", &file_url(store_dir.path())])
+        .args(["--resume", SESSION, "go on"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("corrupt data") && err.contains("line 2"),
+        "{err}"
+    );
+    assert!(fake.cli.recorded_argv().is_none(), "no CLI was started");
+}
+
+#[test]
 fn a_store_that_cannot_append_shows_mirror_error_while_the_run_succeeds() {
     let config = tempfile::tempdir().unwrap();
     // Not a folder: every append fails.
