@@ -5,14 +5,13 @@
 
 mod common;
 
-use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use claude_agent::host::{Backoff, Failure, HostConfig, HostEvent, RestartPolicy};
 use claude_agent::protocol::PermissionRequest;
-use claude_agent::{ClientBuilder, Host, Options};
-use claude_agent_testkit::{Script, fake_cli_path};
-use common::{SOON, fake, result};
+use claude_agent::{ClientBuilder, Host};
+use claude_agent_testkit::Script;
+use common::{SOON, fake, result, resuming_cli};
 use serde_json::json;
 
 fn crash_mid_turn(session_id: &str) -> Script {
@@ -79,43 +78,6 @@ async fn a_crash_and_a_panicking_callback_leave_the_other_sessions_alone() {
     let m = host.metrics().await.unwrap();
     assert_eq!((m.completed, m.failed), (6, 1), "{m:?}");
     assert_eq!(m.failed_by_cause["crashed"], 1);
-}
-
-/// A CLI path that runs `first` normally and `resumed` when given `--resume`.
-fn resuming_cli(
-    dir: &std::path::Path,
-    first: &Script,
-    resumed: &Script,
-) -> (
-    Options,
-    claude_agent_testkit::FakeCli,
-    claude_agent_testkit::FakeCli,
-) {
-    let a = first.install(dir).unwrap();
-    let b = resumed.install(dir).unwrap();
-    let env = |cli: &claude_agent_testkit::FakeCli, key: &str| {
-        cli.env.iter().find(|(k, _)| k == key).unwrap().1.clone()
-    };
-    let wrapper = dir.join("claude-wrapper.sh");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --resume*) \
-             export FAKE_CLAUDE_SCRIPT='{}' FAKE_CLAUDE_RECORD='{}' FAKE_CLAUDE_PID_FILE='{}';; esac; done\n\
-             exec '{}' \"$@\"\n",
-            env(&b, "FAKE_CLAUDE_SCRIPT"),
-            env(&b, "FAKE_CLAUDE_RECORD"),
-            env(&b, "FAKE_CLAUDE_PID_FILE"),
-            fake_cli_path().unwrap().display(),
-        ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut options = Options::new().cli_path(&wrapper);
-    for (k, v) in &a.env {
-        options = options.env(k, v);
-    }
-    (options, a, b)
 }
 
 #[tokio::test]

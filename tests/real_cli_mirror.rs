@@ -3,6 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod real_cli;
+#[path = "real_cli_mirror/resume.rs"]
+mod resume;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -95,51 +97,6 @@ async fn two_turns_mirrored_into_a_file_store_match_the_cli_session_file() {
 #[tokio::test]
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn resume_from_the_store_after_the_config_dir_is_gone_sends_the_first_turns() {
-    let script = ModelScript::new()
-        .reply(Reply::text("Noted: pineapple."))
-        .reply(Reply::text("Still here."))
-        .reply(Reply::text("It was pineapple."));
-    let Some(rig) = Rig::start(script).await else {
-        return;
-    };
     let dir = tempfile::tempdir().unwrap();
-    let store: Arc<dyn SessionStore> = Arc::new(FileStore::new(dir.path()));
-    let connect = |options| {
-        let builder = rig.builder(options).session_store(store.clone());
-        async move {
-            tokio::time::timeout(TURN, builder.connect())
-                .await
-                .unwrap()
-                .unwrap()
-        }
-    };
-    let first = connect(rig.options()).await;
-    first.send("remember pineapple").await.unwrap();
-    let (_, r1) = turn(&first).await;
-    first.send("are you there?").await.unwrap();
-    turn(&first).await;
-    let session_id = r1.session_id.clone().unwrap();
-    let report = tokio::time::timeout(TURN, first.shutdown()).await.unwrap();
-    assert_eq!(report.mirror_unpersisted, Some(0), "{report:?}");
-
-    let config = rig.home.path().join(".claude");
-    std::fs::remove_dir_all(&config).unwrap();
-
-    let second = connect(rig.options().resume(&session_id)).await;
-    second.send("what was it?").await.unwrap();
-    let (_, r3) = turn(&second).await;
-    assert_eq!(r3.result.as_deref(), Some("It was pineapple."), "{r3:?}");
-    tokio::time::timeout(TURN, second.shutdown()).await.unwrap();
-
-    let main = rig.server.main_requests();
-    assert_eq!(main.len(), 3);
-    let history = main[2].body["messages"].to_string();
-    for part in [
-        "remember pineapple",
-        "Noted: pineapple.",
-        "are you there?",
-        "what was it?",
-    ] {
-        assert!(history.contains(part), "{part} missing: {history:.800}");
-    }
+    resume::resume_after_config_loss(Arc::new(FileStore::new(dir.path()))).await;
 }

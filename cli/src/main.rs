@@ -24,6 +24,7 @@ mod replay;
 mod run;
 mod sessions;
 mod signals;
+mod store;
 
 /// Embed and inspect Claude Code sessions.
 #[derive(Debug, Parser)]

@@ -1,8 +1,9 @@
 //! `claude-agent run`: one session, streamed to the terminal or as NDJSON.
 //!
 //! Exit codes: 0 the run ended with a success result; 1 with an error
-//! result; 2 the CLI or the transport failed (not found, crashed, closed
-//! before a result, timed out); 64 usage error; 130 stopped by SIGINT, 143
+//! result; 2 the CLI, the transport or the session store failed (not found,
+//! crashed, closed before a result, timed out, a store that cannot be opened);
+//! 64 usage error (also a malformed --store URL); 130 stopped by SIGINT, 143
 //! by SIGTERM (after an ordered shutdown; a further signal during it cuts
 //! its current wait short: SIGTERM to the CLI now, then SIGKILL).
 
@@ -17,7 +18,7 @@ use std::time::Duration;
 use claude_agent::callbacks::{AllowList, Decision};
 use claude_agent::options::PermissionMode;
 use claude_agent::protocol::{
-    ApiStreamEvent, ContentBlock, Delta, Message, PermissionResult, ResultMessage,
+    ApiStreamEvent, ContentBlock, Delta, Message, PermissionResult, ResultMessage, SystemMessage,
 };
 use claude_agent::transcript::SkippedLine;
 use claude_agent::{Client, Error, Options};
@@ -78,6 +79,14 @@ pub(crate) struct RunArgs {
     /// being held in memory.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_LINE_BYTES)]
     max_line_bytes: usize,
+    /// Mirror the transcript into this session store (memory:,
+    /// file:///folder, postgres://..., redis://...).
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
+    /// Resume this session; with --store, restored from the store when the
+    /// CLI's own files are missing.
+    #[arg(long, value_name = "ID")]
+    resume: Option<String>,
     /// One JSON object per line instead of a readable stream.
     #[arg(long)]
     json: bool,
@@ -98,6 +107,8 @@ enum Outcome {
     Success,
     ErrorResult,
     Failed,
+    /// A bad argument found only when used (a store URL).
+    Usage,
     /// SIGINT or SIGTERM: the session was shut down in order.
     Stopped(StopSignal),
 }
@@ -141,6 +152,7 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
         Outcome::Success => 0,
         Outcome::ErrorResult => 1,
         Outcome::Failed => 2,
+        Outcome::Usage => crate::EXIT_USAGE,
         Outcome::Stopped(signal) => signal.exit_code(),
     })
 }
@@ -168,12 +180,31 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     options.permission_mode = args.permission_mode;
     options.max_turns = args.max_turns;
     options.include_partial_messages = args.include_partial;
+    options.resume = args.resume.clone();
+    let store = match &args.store {
+        Some(url) => match crate::store::open(url, timeout).await {
+            Ok(store) => Some(store),
+            Err(e) => {
+                out.store_failure(&e.message);
+                return if e.bad_url {
+                    Outcome::Usage
+                } else {
+                    Outcome::Failed
+                };
+            }
+        },
+        None => None,
+    };
     let mut stop = StopSignals::register();
     let printer = out.clone();
     let reporter = out.clone();
     let skipped = Arc::new(AtomicU64::new(0));
     let counted = skipped.clone();
-    let client = Client::builder(options)
+    let mut builder = Client::builder(options);
+    if let Some(store) = store {
+        builder = builder.session_store(store);
+    }
+    let client = builder
         .max_line_bytes(args.max_line_bytes)
         .on_diagnostic(move |d| {
             if let Some(line) = SkippedLine::from_diagnostic(d) {
@@ -383,6 +414,9 @@ impl Printer {
                 }
             }
             Message::Result(r) => self.line(&result_line(r)),
+            Message::System(SystemMessage::MirrorError(m)) => {
+                self.note(&crate::store::mirror_error_line(m));
+            }
             _ => {}
         }
     }
@@ -423,7 +457,8 @@ impl Printer {
     /// object on stdout saying what failed, so a consumer of the stream is
     /// never left with nothing.
     fn failure(&self, e: &Error) {
-        eprintln!("claude-agent run: {e}");
+        // With its causes: "could not load X" alone hides the corrupt row.
+        eprintln!("claude-agent run: {}", crate::store::with_causes(e));
         if self.json {
             let mut causes = Vec::new();
             let mut source = std::error::Error::source(e);
@@ -443,6 +478,15 @@ impl Printer {
                 "failed"
             };
             self.line(&json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes}).to_string());
+        }
+    }
+
+    /// The session store could not be opened: one line on stderr, and in
+    /// JSON mode an `error` object too.
+    fn store_failure(&self, message: &str) {
+        self.note(message);
+        if self.json {
+            self.line(&json!({"kind": "error", "error": "store", "message": message}).to_string());
         }
     }
 
@@ -492,6 +536,9 @@ impl Printer {
         }
         if skipped_lines > 0 {
             self.note(&format!("{skipped_lines} stdout line(s) skipped"));
+        }
+        if let Some(counts) = crate::store::mirror_counts(report) {
+            self.note(&counts);
         }
         if report.escalation != Escalation::None {
             self.note(&format!("the CLI had to be stopped with {escalation}"));

@@ -324,7 +324,23 @@ impl Client {
     /// for the mirror's pending appends (at most its flush deadline) and
     /// reports `mirror_persisted` / `mirror_unpersisted`.
     pub async fn shutdown(&self) -> ShutdownReport {
-        let mut report = self.inner.session.shutdown().await;
+        let report = self.inner.session.shutdown().await;
+        self.finish_shutdown(report).await
+    }
+
+    /// [`shutdown`](Self::shutdown) giving `cause` as the reason: what the
+    /// host uses, so its sessions flush and count their mirror too.
+    pub(crate) async fn shutdown_with(
+        &self,
+        cause: claude_agent_actors::ShutdownCause,
+    ) -> ShutdownReport {
+        let report = self.inner.session.shutdown_with(cause).await;
+        self.finish_shutdown(report).await
+    }
+
+    /// What follows the session's own shutdown: the mirror's flush and
+    /// counts, telemetry, the transcript's close.
+    async fn finish_shutdown(&self, mut report: ShutdownReport) -> ShutdownReport {
         if let Some(m) = &self.inner.mirror {
             let (persisted, unpersisted) = m.finish().await;
             report.mirror_persisted = Some(persisted);

@@ -313,10 +313,7 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
     match outcome {
         Some(Ok(result)) => {
             let session_id = result.0.session_id.clone().or(session_id);
-            let report = client
-                .session()
-                .shutdown_with(ShutdownCause::Requested)
-                .await;
+            let report = client.shutdown_with(ShutdownCause::Requested).await;
             Attempt {
                 report: Some(report),
                 result: Some(result),
@@ -328,10 +325,7 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
         Some(Err(e)) => {
             // Ended by the CLI (a crash) or by a failed write: either way
             // the session is over; the report says which.
-            let report = client
-                .session()
-                .shutdown_with(ShutdownCause::Requested)
-                .await;
+            let report = client.shutdown_with(ShutdownCause::Requested).await;
             Attempt {
                 report: Some(report),
                 result: None,
@@ -341,7 +335,7 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
             }
         }
         None => {
-            let report = client.session().shutdown_with(stop_cause(lc)).await;
+            let report = client.shutdown_with(stop_cause(lc)).await;
             Attempt {
                 report: Some(report),
                 result: None,
@@ -354,10 +348,9 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
 }
 
 async fn run_interactive(client: &Client, lc: &Lifecycle) -> Attempt {
-    let session = client.session();
     let report = tokio::select! {
-        r = session.closed() => r,
-        () = lc.stop.cancelled() => session.shutdown_with(stop_cause(lc)).await,
+        _ = client.session().closed() => client.shutdown().await,
+        () = lc.stop.cancelled() => client.shutdown_with(stop_cause(lc)).await,
     };
     Attempt {
         report: Some(report),

@@ -2,10 +2,11 @@
 //! short grace periods, and "nothing left running" checks.
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used, clippy::expect_used)]
 
+use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
 use claude_agent::{ClientBuilder, Options};
-use claude_agent_testkit::{FakeCli, Script, wait_until_gone};
+use claude_agent_testkit::{FakeCli, Script, fake_cli_path, wait_until_gone};
 use serde_json::{Value, json};
 
 /// Bound for anything that should be quick, generous for a loaded CI box.
@@ -109,4 +110,35 @@ pub fn cli_request(id: &str, request: Value) -> Value {
 /// The script step that waits for our reply to the CLI's `id`.
 pub fn expect_reply(id: &str) -> Value {
     json!({"op": "expect", "type": "control_response", "request_id": id, "timeout_ms": 10000})
+}
+
+/// A CLI path that runs `first` normally and `resumed` when given `--resume`.
+pub fn resuming_cli(
+    dir: &std::path::Path,
+    first: &Script,
+    resumed: &Script,
+) -> (Options, FakeCli, FakeCli) {
+    let a = first.install(dir).unwrap();
+    let b = resumed.install(dir).unwrap();
+    let env = |cli: &FakeCli, key: &str| cli.env.iter().find(|(k, _)| k == key).unwrap().1.clone();
+    let wrapper = dir.join("claude-wrapper.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\nfor a in \"$@\"; do case \"$a\" in --resume*) \
+             export FAKE_CLAUDE_SCRIPT='{}' FAKE_CLAUDE_RECORD='{}' FAKE_CLAUDE_PID_FILE='{}';; esac; done\n\
+             exec '{}' \"$@\"\n",
+            env(&b, "FAKE_CLAUDE_SCRIPT"),
+            env(&b, "FAKE_CLAUDE_RECORD"),
+            env(&b, "FAKE_CLAUDE_PID_FILE"),
+            fake_cli_path().unwrap().display(),
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut options = Options::new().cli_path(&wrapper);
+    for (k, v) in &a.env {
+        options = options.env(k, v);
+    }
+    (options, a, b)
 }

@@ -1,7 +1,7 @@
 //! `claude-agent host`: run an NDJSON file of jobs through a [`Host`].
 //!
 //! Exit codes: 0 every job completed; 1 some failed; 2 the host could not
-//! start; 64 usage error (bad flags or a bad jobs file, nothing run); 130
+//! start (or its session store could not be opened); 64 usage error (bad flags or a bad jobs file, nothing run); 130
 //! SIGINT or 143 SIGTERM drained the host (a further signal during the
 //! drain cuts every session's current shutdown wait short).
 
@@ -68,6 +68,10 @@ pub(crate) struct HostArgs {
     /// being held in memory.
     #[arg(long, value_name = "N", default_value_t = claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES)]
     max_line_bytes: usize,
+    /// Mirror every session's transcript into this session store (memory:,
+    /// file:///folder, postgres://..., redis://...); restarts resume from it.
+    #[arg(long, value_name = "URL")]
+    store: Option<String>,
     /// Events as NDJSON on stdout, the summary as the last line.
     #[arg(long)]
     json: bool,
@@ -149,6 +153,17 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
     } else {
         RestartPolicy::Never
     };
+    let store = match &args.store {
+        Some(url) => match crate::store::open(url, s.timeout).await {
+            Ok(store) => Some(store),
+            Err(e) if e.bad_url => return usage(&e.message),
+            Err(e) => {
+                eprintln!("claude-agent host: {}", e.message);
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
     let config = HostConfig::new()
         .max_sessions(concurrency)
         .max_per_tenant(args.per_tenant.map_or(concurrency, |n| n as usize))
@@ -172,7 +187,11 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
         tokio::sync::mpsc::channel::<(usize, SkippedLine)>(DIAGNOSTIC_QUEUE);
     for job in jobs {
         let (tx, line) = (diag_tx.clone(), job.line);
-        let builder = ClientBuilder::new(job.options)
+        let mut builder = ClientBuilder::new(job.options);
+        if let Some(store) = &store {
+            builder = builder.session_store(store.clone());
+        }
+        let builder = builder
             .max_line_bytes(args.max_line_bytes)
             .on_diagnostic(move |d| {
                 if let Some(skipped) = SkippedLine::from_diagnostic(d) {

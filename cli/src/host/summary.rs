@@ -23,6 +23,9 @@ pub(crate) struct Summary {
     failures: Vec<Value>,
     /// Stdout lines the sessions skipped (not JSON, malformed, too long).
     pub(crate) skipped_lines: u64,
+    /// Transcript entries the session store mirror kept and did not keep
+    /// (`None` without a store).
+    mirror: Option<(u64, u64)>,
 }
 
 /// How many failures the human summary lists one by one.
@@ -55,6 +58,13 @@ impl Summary {
             _ => {}
         }
         self.restarts += u64::from(outcome.restarts);
+        if let Some(report) = &outcome.report {
+            if let Some(persisted) = report.mirror_persisted {
+                let (kept, lost) = self.mirror.get_or_insert((0, 0));
+                *kept += persisted;
+                *lost += report.mirror_unpersisted.unwrap_or(0);
+            }
+        }
     }
 
     pub(crate) fn failed(&self) -> usize {
@@ -90,6 +100,9 @@ impl Summary {
             "drained": self.drained,
             "failures": self.failures,
             "skipped_lines": self.skipped_lines,
+            "mirror": self.mirror.map(|(persisted, unpersisted)| json!({
+                "persisted": persisted, "unpersisted": unpersisted,
+            })),
         })
     }
 
@@ -135,6 +148,9 @@ impl Summary {
             "escalations: {} SIGTERM, {} SIGKILL; restarts: {}; skipped stdout lines: {}",
             self.escalations_term, self.escalations_kill, self.restarts, self.skipped_lines
         );
+        if let Some((persisted, unpersisted)) = self.mirror {
+            println!("session store: {persisted} transcript entries persisted, {unpersisted} not");
+        }
     }
 }
 
