@@ -11,15 +11,13 @@
 //! to turn that off; its figures include that extra process per session.
 
 use std::path::Path;
-use std::time::Instant;
 
 use cc_sdk::transport::SubprocessTransport;
 use cc_sdk::{ClaudeCodeOptions, ClaudeSDKClient, Message};
 use futures::StreamExt;
 
-use crate::cpu::HostCpu;
-use crate::peer_figures::{IdleFigure, JobsFigure};
-use crate::{BenchError, Result, joined, ms, rss_kib};
+use crate::peer_figures::{IdleFigure, JobsFigure, idle_phase, jobs_phase};
+use crate::{BenchError, Result};
 
 fn failed(what: &str) -> impl Fn(cc_sdk::SdkError) -> BenchError + '_ {
     move |e| BenchError::Session(format!("cc-sdk {what}: {e}"))
@@ -82,71 +80,25 @@ async fn one_job(fake: &Path) -> Result<bool> {
 
 /// `n` one-turn jobs at once (a task each); wall time to the last result.
 pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
-    one_job(fake).await?; // warm up outside the clock
-    let cpu = HostCpu::start(fake);
-    let t0 = Instant::now();
-    let tasks: Vec<_> = (0..n)
-        .map(|_| {
-            let fake = fake.to_path_buf();
-            tokio::spawn(async move { one_job(&fake).await })
-        })
-        .collect();
-    // A stalled job counts as not completed (the row shows it) rather
-    // than ending the phase: see `one_job`.
-    let mut completed = 0;
-    for t in tasks {
-        match t.await {
-            Ok(Ok(true)) => completed += 1,
-            Ok(Ok(false)) => {}
-            Ok(Err(e)) => eprintln!("{e}"),
-            Err(e) => return Err(BenchError::Session(format!("task: {e}"))),
-        }
-    }
-    Ok(JobsFigure {
-        completed,
-        wall_ms: ms(t0.elapsed()),
-        cpu_ms: cpu.elapsed_ms(),
-        sys_ms: cpu.sys_ms(),
-        switches: cpu.switches(),
+    let fake = fake.to_path_buf();
+    jobs_phase(&fake.clone(), n, move || {
+        let fake = fake.clone();
+        async move { one_job(&fake).await }
     })
+    .await
 }
 
 /// `n` clients connected at once (a task each), idle; RSS delta per
 /// session; then all disconnected at once.
 pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
-    connected(fake)
-        .await?
-        .disconnect()
-        .await
-        .map_err(failed("disconnect"))?;
-    let before = rss_kib().unwrap_or(0);
-    let t0 = Instant::now();
-    let tasks: Vec<_> = (0..n)
-        .map(|_| {
-            let fake = fake.to_path_buf();
-            tokio::spawn(async move { connected(&fake).await })
-        })
-        .collect();
-    let mut clients = Vec::with_capacity(n);
-    for t in tasks {
-        clients.push(joined(t.await)?);
-    }
-    let connect_ms = ms(t0.elapsed());
-    let after = rss_kib().unwrap_or(0);
-    let t1 = Instant::now();
-    let tasks: Vec<_> = clients
-        .into_iter()
-        .map(|mut c| {
-            tokio::spawn(async move { c.disconnect().await.map_err(failed("disconnect")) })
-        })
-        .collect();
-    for t in tasks {
-        joined(t.await)?;
-    }
-    Ok(IdleFigure {
-        connect_ms,
-        rss_before_kib: before,
-        rss_after_kib: after,
-        drain_ms: ms(t1.elapsed()),
-    })
+    let fake = fake.to_path_buf();
+    idle_phase(
+        n,
+        move || {
+            let fake = fake.clone();
+            async move { connected(&fake).await }
+        },
+        |mut c: ClaudeSDKClient| async move { c.disconnect().await.map_err(failed("disconnect")) },
+    )
+    .await
 }

@@ -1,7 +1,86 @@
-//! What the Rust peers' phases of the concurrent-sessions benchmark (b)
-//! measure, in the same terms as this SDK's phase rows.
+//! The Rust peers' phases of the concurrent-sessions benchmark (b): one
+//! driver per phase, given a peer's own job or connect/disconnect, and what
+//! each measures, in the same terms as this SDK's phase rows.
+
+use std::future::Future;
+use std::path::Path;
+use std::time::Instant;
 
 use serde_json::{Value, json};
+
+use crate::cpu::HostCpu;
+use crate::{BenchError, Result, joined, ms, rss_kib};
+
+/// Runs `job` once to warm up, then `n` times at once (a task each); wall
+/// time to the last one. A job that fails counts as not completed (the row
+/// shows it) rather than ending the phase.
+pub async fn jobs_phase<F, Fut>(fake: &Path, n: usize, job: F) -> Result<JobsFigure>
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = Result<bool>> + Send + 'static,
+{
+    job().await?;
+    let cpu = HostCpu::start(fake);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n).map(|_| tokio::spawn(job())).collect();
+    let mut completed = 0;
+    for t in tasks {
+        match t.await {
+            Ok(Ok(true)) => completed += 1,
+            Ok(Ok(false)) => {}
+            Ok(Err(e)) => eprintln!("{e}"),
+            Err(e) => return Err(BenchError::Session(format!("task: {e}"))),
+        }
+    }
+    Ok(JobsFigure {
+        completed,
+        wall_ms: ms(t0.elapsed()),
+        cpu_ms: cpu.elapsed_ms(),
+        sys_ms: cpu.sys_ms(),
+        switches: cpu.switches(),
+    })
+}
+
+/// Connects and disconnects one client to warm up, then connects `n` at
+/// once (a task each) and measures the RSS they add; then disconnects all
+/// of them at once.
+pub async fn idle_phase<C, Con, ConFut, Dis, DisFut>(
+    n: usize,
+    connect: Con,
+    disconnect: Dis,
+) -> Result<IdleFigure>
+where
+    C: Send + 'static,
+    Con: Fn() -> ConFut,
+    ConFut: Future<Output = Result<C>> + Send + 'static,
+    Dis: Fn(C) -> DisFut,
+    DisFut: Future<Output = Result<()>> + Send + 'static,
+{
+    disconnect(connect().await?).await?;
+    let before = rss_kib().unwrap_or(0);
+    let t0 = Instant::now();
+    let tasks: Vec<_> = (0..n).map(|_| tokio::spawn(connect())).collect();
+    let mut clients = Vec::with_capacity(n);
+    for t in tasks {
+        clients.push(joined(t.await)?);
+    }
+    let connect_ms = ms(t0.elapsed());
+    let after = rss_kib().unwrap_or(0);
+    let t1 = Instant::now();
+    let tasks: Vec<_> = clients
+        .into_iter()
+        .map(|c| tokio::spawn(disconnect(c)))
+        .collect();
+    for t in tasks {
+        joined(t.await)?;
+    }
+    Ok(IdleFigure {
+        connect_ms,
+        rss_before_kib: before,
+        rss_after_kib: after,
+        drain_ms: ms(t1.elapsed()),
+    })
+}
 
 /// What a peer's jobs phase measured.
 #[derive(Debug, Clone, Copy)]

@@ -7,14 +7,12 @@
 //! as the Python peer's is, so no side pays for an extra process.
 
 use std::path::Path;
-use std::time::Instant;
 
 use claude_agent_sdk_rs::{ClaudeAgentOptions, ClaudeClient, Message};
 use futures::StreamExt;
 
-use crate::cpu::HostCpu;
-use crate::peer_figures::{IdleFigure, JobsFigure};
-use crate::{BenchError, Result, joined, ms, rss_kib};
+use crate::peer_figures::{IdleFigure, JobsFigure, idle_phase, jobs_phase};
+use crate::{BenchError, Result};
 
 fn options(fake: &Path) -> ClaudeAgentOptions {
     ClaudeAgentOptions::builder()
@@ -49,28 +47,12 @@ async fn one_job(fake: &Path) -> Result<bool> {
 
 /// `n` one-turn jobs at once (a task each); wall time to the last result.
 pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
-    one_job(fake).await?; // warm up outside the clock
-    let cpu = HostCpu::start(fake);
-    let t0 = Instant::now();
-    let tasks: Vec<_> = (0..n)
-        .map(|_| {
-            let fake = fake.to_path_buf();
-            tokio::spawn(async move { one_job(&fake).await })
-        })
-        .collect();
-    let mut completed = 0;
-    for t in tasks {
-        if joined(t.await)? {
-            completed += 1;
-        }
-    }
-    Ok(JobsFigure {
-        completed,
-        wall_ms: ms(t0.elapsed()),
-        cpu_ms: cpu.elapsed_ms(),
-        sys_ms: cpu.sys_ms(),
-        switches: cpu.switches(),
+    let fake = fake.to_path_buf();
+    jobs_phase(&fake.clone(), n, move || {
+        let fake = fake.clone();
+        async move { one_job(&fake).await }
     })
+    .await
 }
 
 async fn connected(fake: &Path) -> Result<ClaudeClient> {
@@ -82,39 +64,14 @@ async fn connected(fake: &Path) -> Result<ClaudeClient> {
 /// `n` clients connected at once (a task each), idle; RSS delta per
 /// session; then all disconnected at once.
 pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
-    connected(fake)
-        .await?
-        .disconnect()
-        .await
-        .map_err(failed("disconnect"))?;
-    let before = rss_kib().unwrap_or(0);
-    let t0 = Instant::now();
-    let tasks: Vec<_> = (0..n)
-        .map(|_| {
-            let fake = fake.to_path_buf();
-            tokio::spawn(async move { connected(&fake).await })
-        })
-        .collect();
-    let mut clients = Vec::with_capacity(n);
-    for t in tasks {
-        clients.push(joined(t.await)?);
-    }
-    let connect_ms = ms(t0.elapsed());
-    let after = rss_kib().unwrap_or(0);
-    let t1 = Instant::now();
-    let tasks: Vec<_> = clients
-        .into_iter()
-        .map(|mut c| {
-            tokio::spawn(async move { c.disconnect().await.map_err(failed("disconnect")) })
-        })
-        .collect();
-    for t in tasks {
-        joined(t.await)?;
-    }
-    Ok(IdleFigure {
-        connect_ms,
-        rss_before_kib: before,
-        rss_after_kib: after,
-        drain_ms: ms(t1.elapsed()),
-    })
+    let fake = fake.to_path_buf();
+    idle_phase(
+        n,
+        move || {
+            let fake = fake.clone();
+            async move { connected(&fake).await }
+        },
+        |mut c: ClaudeClient| async move { c.disconnect().await.map_err(failed("disconnect")) },
+    )
+    .await
 }
