@@ -137,10 +137,21 @@ async fn cli_runs_with_the_users_ids_groups_and_home() {
     }
     // The fake, running as the new user, writes its records here.
     std::fs::set_permissions(fake.dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    // The build may sit below a folder only root can enter (CI's clone
+    // lives in a `mktemp -d` folder, mode 0700): the user runs a copy.
+    let program = fake.dir.path().join("fake-claude");
+    std::fs::copy(&fake.cli.program, &program).unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
     let home = fake.dir.path().join("home");
     let user = Throwaway::create(&home);
 
-    let client = as_user(&fake, &user.name).connect().await.unwrap();
+    let client = ClientBuilder::new(fake.options().cli_path(&program).user(&user.name))
+        .grace(Duration::from_millis(300))
+        .term_grace(Duration::from_millis(300))
+        .initialize_timeout(SOON)
+        .connect()
+        .await
+        .unwrap();
     let pid = client.pid().unwrap();
 
     let ids = read_json(side_file(&fake, ".ids"));
