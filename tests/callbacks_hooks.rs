@@ -126,7 +126,7 @@ async fn every_event_reaches_its_callback_typed() {
         let (got, tool_use_id, callback_id, event) = rx.try_recv().unwrap();
         assert_eq!((callback_id.as_str(), &event), (id.as_str(), &kind));
         assert_eq!(got.hook_event_name(), kind.as_str());
-        assert_eq!(got.common.cwd.as_deref(), Some("/work"));
+        assert_eq!(got.common.cwd.as_deref(), Some("/repo"));
         assert!(got.common.prompt_id.is_some(), "{kind}");
         assert_eq!(got.common.permission_mode.as_deref(), Some("default"));
         assert_eq!(tool_use_id, expected_tool_use_id, "{kind}");

@@ -16,7 +16,7 @@ pub fn common(event: &str) -> Value {
     json!({
         "session_id": "7318facc-a796-4bbd-9206-eb4fc3272b8a",
         "transcript_path": "/home/dev/.claude/projects/p/7318facc.jsonl",
-        "cwd": "/work", "prompt_id": "d2077e06-be8f-4322-9251-0289191b0349",
+        "cwd": "/repo", "prompt_id": "d2077e06-be8f-4322-9251-0289191b0349",
         "permission_mode": "default", "effort": {"level": "medium"},
         "hook_event_name": event,
     })
@@ -232,7 +232,7 @@ pub fn event_cases() -> Vec<EventCase> {
             K::ConfigChange,
             with(
                 "ConfigChange",
-                json!({"source": "project_settings", "file_path": "/work/.claude/settings.json"}),
+                json!({"source": "project_settings", "file_path": "/repo/.claude/settings.json"}),
             ),
             |e| matches!(e, HookEvent::ConfigChange(c) if c.source.as_deref() == Some("project_settings")),
         ),
@@ -243,14 +243,14 @@ pub fn event_cases() -> Vec<EventCase> {
         ),
         (
             K::WorktreeRemove,
-            with("WorktreeRemove", json!({"worktree_path": "/work/wt"})),
-            |e| matches!(e, HookEvent::WorktreeRemove(w) if w.worktree_path.as_deref() == Some("/work/wt")),
+            with("WorktreeRemove", json!({"worktree_path": "/repo/wt"})),
+            |e| matches!(e, HookEvent::WorktreeRemove(w) if w.worktree_path.as_deref() == Some("/repo/wt")),
         ),
         (
             K::InstructionsLoaded,
             with(
                 "InstructionsLoaded",
-                json!({"file_path": "/work/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start", "globs": ["*.rs"]}),
+                json!({"file_path": "/repo/CLAUDE.md", "memory_type": "Project", "load_reason": "session_start", "globs": ["*.rs"]}),
             ),
             |e| matches!(e, HookEvent::InstructionsLoaded(i) if i.memory_type.as_deref() == Some("Project") && i.globs.as_deref() == Some(&["*.rs".to_owned()][..])),
         ),
@@ -258,15 +258,15 @@ pub fn event_cases() -> Vec<EventCase> {
             K::CwdChanged,
             with(
                 "CwdChanged",
-                json!({"old_cwd": "/work", "new_cwd": "/work/src"}),
+                json!({"old_cwd": "/repo", "new_cwd": "/repo/src"}),
             ),
-            |e| matches!(e, HookEvent::CwdChanged(c) if c.new_cwd.as_deref() == Some("/work/src")),
+            |e| matches!(e, HookEvent::CwdChanged(c) if c.new_cwd.as_deref() == Some("/repo/src")),
         ),
         (
             K::FileChanged,
             with(
                 "FileChanged",
-                json!({"file_path": "/work/a.rs", "event": "change"}),
+                json!({"file_path": "/repo/a.rs", "event": "change"}),
             ),
             |e| matches!(e, HookEvent::FileChanged(f) if f.event.as_deref() == Some("change")),
         ),
