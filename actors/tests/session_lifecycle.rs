@@ -50,9 +50,12 @@ async fn turn_frames_arrive_in_order_and_shutdown_needs_no_signal() {
     );
     assert_gone(pid);
 
-    // Lifecycle in order.
+    // Lifecycle in order. `ShutdownComplete` follows the report's
+    // publication, so it may arrive just after `shutdown()` returns.
     let mut seen = vec![];
-    while let Ok(e) = events.try_recv() {
+    let complete = std::mem::discriminant(&LifecycleEvent::ShutdownComplete);
+    while !seen.contains(&complete) {
+        let e = wait_event(&mut events, |_| true).await;
         if let SessionEvent::Lifecycle(l) = e {
             seen.push(std::mem::discriminant(&l));
         }
@@ -138,6 +141,12 @@ async fn dropping_the_last_handle_shuts_down_in_order() {
     );
     assert!(next_frame(&mut frames).await.is_none());
     assert_gone(pid);
+    // The report is published (and the session unregistered) once the
+    // process is reaped, which can come a moment after stdout's end.
+    wait_event(&mut events, |e| {
+        matches!(e, SessionEvent::Lifecycle(LifecycleEvent::ShutdownComplete))
+    })
+    .await;
     assert!(live_sessions().iter().all(|s| s.id != id), "unregistered");
     drop(frames);
     assert_tasks_back_to(baseline).await;
