@@ -225,8 +225,10 @@ impl Shared {
         format!("req_{n}_{:08x}", h.finish() as u32)
     }
 
-    /// Publishes the report once; later calls are ignored.
+    /// Publishes the report once; later calls are ignored. The session
+    /// leaves the live list first, so whoever sees the report sees it gone.
     pub(crate) fn publish_report(&self, report: ShutdownReport) {
+        live_sessions::unregister(self.id);
         self.report.send_if_modified(|slot| {
             if slot.is_none() {
                 *slot = Some(report);
@@ -235,7 +237,6 @@ impl Shared {
                 false
             }
         });
-        live_sessions::unregister(self.id);
     }
 
     pub(crate) fn report(&self) -> Option<ShutdownReport> {
