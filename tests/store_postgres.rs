@@ -5,12 +5,12 @@
 
 mod store_services;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
-use claude_agent::store::{PostgresOptions, PostgresStore, SessionStore, StoreError};
-use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
+use claude_agent::store::{PostgresOptions, PostgresStore, SessionStore};
 use store_services::{
-    concurrent_writers, io_in_chain, skip_unreachable, unique, url, with_cleanup,
+    concurrent_writers, conformance_with_cleanup, io_in_chain, skip_unreachable, unique, url,
+    with_cleanup,
 };
 
 fn server() -> String {
@@ -45,36 +45,19 @@ async fn postgres_store_passes_every_contract() {
     let Some(probe) = store_in_new_schema().await else {
         return;
     };
-    let made = Arc::new(Mutex::new(vec![probe]));
-    let body = {
-        let made = Arc::clone(&made);
-        async move {
-            let report = run_store_conformance(
-                || {
-                    let made = Arc::clone(&made);
-                    async move {
-                        let store = PostgresStore::connect(
-                            &server(),
-                            PostgresOptions::default().schema(unique("claude_agent_test")),
-                        )
-                        .await?;
-                        made.lock().unwrap().push(store.clone());
-                        Ok::<_, StoreError>(store)
-                    }
-                },
-                ConformanceOptions::default(),
+    conformance_with_cleanup(
+        probe,
+        || async {
+            PostgresStore::connect(
+                &server(),
+                PostgresOptions::default().schema(unique("claude_agent_test")),
             )
             .await
-            .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-            assert_eq!(report.passed.len(), 15, "{report:?}");
-        }
-    };
-    with_cleanup(body, async move {
-        let stores: Vec<PostgresStore> = made.lock().unwrap().drain(..).collect();
-        for store in stores {
+        },
+        |store: PostgresStore| async move {
             store.drop_schema().await.expect("drop the test schema");
-        }
-    })
+        },
+    )
     .await;
 }
 

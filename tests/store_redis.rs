@@ -5,11 +5,12 @@
 
 mod store_services;
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use claude_agent::store::{RedisOptions, RedisStore, SessionStore, StoreError};
-use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
-use store_services::{concurrent_writers, skip_unreachable, unique, url, with_cleanup};
+use store_services::{
+    concurrent_writers, conformance_with_cleanup, skip_unreachable, unique, url, with_cleanup,
+};
 
 fn server() -> String {
     url("CLAUDE_AGENT_TEST_REDIS_URL", "redis://127.0.0.1:6379")
@@ -46,36 +47,19 @@ async fn redis_store_passes_every_contract() {
     let Some(probe) = store_with_new_prefix().await else {
         return;
     };
-    let made = Arc::new(Mutex::new(vec![probe]));
-    let body = {
-        let made = Arc::clone(&made);
-        async move {
-            let report = run_store_conformance(
-                || {
-                    let made = Arc::clone(&made);
-                    async move {
-                        let store = RedisStore::connect(
-                            &server(),
-                            RedisOptions::default().prefix(unique("claude-agent-test")),
-                        )
-                        .await?;
-                        made.lock().unwrap().push(store.clone());
-                        Ok::<_, StoreError>(store)
-                    }
-                },
-                ConformanceOptions::default(),
+    conformance_with_cleanup(
+        probe,
+        || async {
+            RedisStore::connect(
+                &server(),
+                RedisOptions::default().prefix(unique("claude-agent-test")),
             )
             .await
-            .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-            assert_eq!(report.passed.len(), 15, "{report:?}");
-        }
-    };
-    with_cleanup(body, async move {
-        let stores: Vec<RedisStore> = made.lock().unwrap().drain(..).collect();
-        for store in stores {
+        },
+        |store: RedisStore| async move {
             store.clear().await.expect("delete the test keys");
-        }
-    })
+        },
+    )
     .await;
 }
 

@@ -164,3 +164,49 @@ pub async fn concurrent_writers(store: Arc<dyn SessionStore>) {
         .expect("summaries");
     assert_eq!(summaries.len(), WRITERS + 1);
 }
+
+/// Runs the conformance suite on stores made by `make` (each isolated: its
+/// own schema or key prefix), then removes every store it made with
+/// `remove`, even when a contract fails. `first` is a store the caller
+/// already made (to learn the server is there); it is removed too.
+pub async fn conformance_with_cleanup<S, Make, MakeFut, Remove, RemoveFut>(
+    first: S,
+    make: Make,
+    remove: Remove,
+) where
+    S: claude_agent::store::SessionStore + Clone + 'static,
+    Make: Fn() -> MakeFut + Send + Sync + 'static,
+    MakeFut: Future<Output = Result<S, claude_agent::store::StoreError>> + Send + 'static,
+    Remove: Fn(S) -> RemoveFut,
+    RemoveFut: Future<Output = ()>,
+{
+    use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
+    let made = Arc::new(std::sync::Mutex::new(vec![first]));
+    let make = Arc::new(make);
+    let body = {
+        let made = Arc::clone(&made);
+        async move {
+            let report = run_store_conformance(
+                || {
+                    let (made, make) = (Arc::clone(&made), Arc::clone(&make));
+                    async move {
+                        let store = make().await?;
+                        made.lock().unwrap().push(store.clone());
+                        Ok::<_, claude_agent::store::StoreError>(store)
+                    }
+                },
+                ConformanceOptions::default(),
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
+            assert_eq!(report.passed.len(), 15, "{report:?}");
+        }
+    };
+    with_cleanup(body, async move {
+        let stores: Vec<S> = made.lock().unwrap().drain(..).collect();
+        for store in stores {
+            remove(store).await;
+        }
+    })
+    .await;
+}
