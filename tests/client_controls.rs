@@ -157,7 +157,7 @@ async fn settings_thinking_and_background_controls_send_the_documented_requests(
         .await
         .unwrap();
     assert_eq!(
-        client.get_settings().await.unwrap()["effective"]["model"],
+        client.get_settings().await.unwrap().effective.unwrap()["model"],
         "m"
     );
     assert!(!client.background_tasks(Some("toolu_1")).await.unwrap());

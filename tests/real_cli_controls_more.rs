@@ -27,10 +27,8 @@ async fn apply_flag_settings_changes_the_next_turn_and_get_settings_shows_it() {
         .await
         .unwrap();
     let settings = client.get_settings().await.unwrap();
-    assert_eq!(
-        settings["applied"]["model"], "test-model-b",
-        "{settings:.400}"
-    );
+    let applied = settings.applied.unwrap();
+    assert_eq!(applied["model"], "test-model-b", "{applied:?}");
     client.send("two").await.unwrap();
     turn(&client).await;
     let models: Vec<_> = rig

@@ -224,12 +224,6 @@ impl Client {
             .await
     }
 
-    /// The effective settings and the settings of each source, as JSON.
-    pub async fn get_settings(&self) -> Result<Value> {
-        let request = ControlRequestPayload::GetSettings(EmptyRequest::default());
-        self.control_typed(&request).await
-    }
-
     /// Reloads plugins from disk; the session's components afterwards.
     pub async fn reload_plugins(&self) -> Result<ReloadPluginsReply> {
         self.reload_plugins_with(ReloadPlugins::default()).await
@@ -264,7 +258,7 @@ impl Client {
     }
 
     /// Sends a request whose reply carries nothing the caller needs.
-    async fn send_unit(&self, request: ControlRequestPayload) -> Result<()> {
+    pub(super) async fn send_unit(&self, request: ControlRequestPayload) -> Result<()> {
         let request = encode(&request)?;
         self.control(request, None).await.map(drop)
     }

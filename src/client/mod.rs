@@ -15,6 +15,7 @@ mod prompt;
 mod query;
 mod run_as;
 mod run_end;
+mod session_controls;
 
 pub use builder::ClientBuilder;
 pub use client::Client;

@@ -14,6 +14,9 @@ pub mod mcp;
 pub mod permission;
 pub mod replies;
 pub mod requests;
+pub mod session_listings;
+pub mod session_replies;
+pub mod session_requests;
 
 use serde::Serialize;
 
@@ -25,6 +28,10 @@ use self::requests::{
     ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
     McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
     StopTask, UpdateSettings,
+};
+use self::session_requests::{
+    CancelAsyncMessage, GetTaskOutput, GetUsage, McpReadResource, ReadFile, RenameSession,
+    SeedReadState,
 };
 use super::{EncodeError, RawJson};
 
@@ -75,6 +82,28 @@ tagged_enum! {
         ReloadSkills(EmptyRequest) = "reload_skills",
         /// SDK -> CLI: move foreground tasks to the background.
         BackgroundTasks(BackgroundTasks) = "background_tasks",
+        /// SDK -> CLI: re-read the output styles from disk.
+        ReloadOutputStyles(EmptyRequest) = "reload_output_styles",
+        /// SDK -> CLI: the models the session can run.
+        ListModels(EmptyRequest) = "list_models",
+        /// SDK -> CLI: record an earlier read of a file.
+        SeedReadState(SeedReadState) = "seed_read_state",
+        /// SDK -> CLI: drop a queued user message.
+        CancelAsyncMessage(CancelAsyncMessage) = "cancel_async_message",
+        /// SDK -> CLI: set the session's title.
+        RenameSession(RenameSession) = "rename_session",
+        /// SDK -> CLI: session cost and plan limits (`/usage`).
+        GetUsage(GetUsage) = "get_usage",
+        /// SDK -> CLI: read a file under the `Read` tool's rules.
+        ReadFile(ReadFile) = "read_file",
+        /// SDK -> CLI: read a `ui://` resource of an MCP server.
+        McpReadResource(McpReadResource) = "mcp_read_resource",
+        /// SDK -> CLI: the end of a background task's output.
+        GetTaskOutput(GetTaskOutput) = "get_task_output",
+        /// SDK -> CLI: the hooks the `/hooks` menu lists.
+        GetHooksListing(EmptyRequest) = "get_hooks_listing",
+        /// SDK -> CLI: the live permission rules (`/permissions`).
+        ListPermissionRules(EmptyRequest) = "list_permission_rules",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
         /// CLI -> SDK: run a registered hook callback.

@@ -134,6 +134,19 @@ pub use control::requests::{
     McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
     StopTask, UpdateSettings,
 };
+pub use control::session_listings::{
+    HookEventSummary, HookListingRow, HooksListing, HooksPolicy, PermissionRuleEntry,
+    PermissionRulesReply, PermissionRulesState, SettingsParseError, WorkspaceDirectory,
+};
+pub use control::session_replies::{
+    CancelAsyncMessageReply, FileContents, McpResourceContents, McpResourceItem, ModelCatalog,
+    ModelUsage, OutputStylesReply, PlanRateLimitWindow, PlanRateLimits, SessionUsage,
+    SettingsReport, SettingsSource, TaskOutput, UsageReport,
+};
+pub use control::session_requests::{
+    CancelAsyncMessage, GetTaskOutput, GetUsage, McpReadResource, ReadFile, RenameSession,
+    SeedReadState,
+};
 pub use control::{
     ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,
     ControlResponse, ControlResponseBody, ControlSuccess,
