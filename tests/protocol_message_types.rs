@@ -168,3 +168,42 @@ fn an_error_result_passes_through_question_mark_as_the_crates_error() {
         "the turn ended in error (error_max_turns): terminal reason max_turns"
     );
 }
+
+#[test]
+fn replayed_and_peer_user_messages_type_every_member_the_sdks_define() {
+    let m = parse(
+        top(
+            "user",
+            json!({"message": {"role": "user", "content": "look at this"},
+                   "parent_tool_use_id": null, "isReplay": true, "isSynthetic": false,
+                   "timestamp": "2026-11-30T10:00:00Z", "priority": "next",
+                   "shouldQuery": false, "client_composed": true,
+                   "pasted_content": ["log line", [{"type": "text", "text": "more"}]],
+                   "inline_pastes": ["this"],
+                   "agent_id": "a1", "subagent_type": "general-purpose",
+                   "task_description": "scan",
+                   "origin": {"kind": "peer", "from": "uds:/tmp/s", "fromMode": "prompting",
+                              "name": "Build bot", "fromSession": "local_1",
+                              "verifiedPeerPid": 4242, "body": "hi"}}),
+        ),
+        "user",
+    );
+    let Message::User(u) = m else {
+        panic!("not a user message")
+    };
+    assert_eq!((u.is_replay, u.is_synthetic), (Some(true), Some(false)));
+    assert_eq!(u.priority.as_deref(), Some("next"));
+    assert_eq!(u.should_query, Some(false));
+    assert_eq!(u.client_composed, Some(true));
+    assert_eq!(u.pasted_content.as_ref().map(Vec::len), Some(2));
+    assert_eq!(u.inline_pastes.as_deref(), Some(&["this".to_owned()][..]));
+    assert_eq!(
+        (u.agent_id.as_deref(), u.subagent_type.as_deref()),
+        (Some("a1"), Some("general-purpose"))
+    );
+    let origin = u.origin.unwrap();
+    assert_eq!(origin.kind.as_deref(), Some("peer"));
+    assert_eq!(origin.verified_peer_pid, Some(4242));
+    assert_eq!(origin.from_mode.as_deref(), Some("prompting"));
+    assert!(u.extra.is_empty(), "every member typed: {:?}", u.extra);
+}

@@ -241,11 +241,11 @@ fn mirror_error_parses_and_is_constructible() {
 #[test]
 fn cli_surface_subtypes_are_known_not_unknown() {
     for subtype in [
-        "api_error",
-        "turn_duration",
-        "stop_hook_summary",
+        "away_summary",
+        "local_command",
+        "post_turn_summary",
         "ui_toast",
-        "model_fallback",
+        "memory_saved",
     ] {
         let m = parse(
             system(subtype, json!({"content": "x", "durationMs": 5})),
@@ -258,4 +258,81 @@ fn cli_surface_subtypes_are_known_not_unknown() {
         assert_eq!(body.uuid.as_deref(), Some("u-1"));
         assert_eq!(body.extra.get("durationMs"), Some(&json!(5)));
     }
+}
+
+#[test]
+fn transcript_subtypes_are_typed_with_the_clis_members() {
+    let m = parse(
+        system(
+            "api_error",
+            json!({"level": "error", "error": {"status": 529}, "retryInMs": 1200.5,
+                   "retryAttempt": 2, "maxRetries": 10, "source": "repl_main_thread"}),
+        ),
+        "system/api_error",
+    );
+    let Message::System(SystemMessage::ApiError(e)) = m else {
+        panic!("not api_error")
+    };
+    assert_eq!((e.retry_attempt, e.max_retries), (Some(2), Some(10)));
+    assert_eq!(e.error.as_ref().unwrap()["status"], 529);
+
+    let m = parse(
+        system(
+            "turn_duration",
+            json!({"durationMs": 621, "messageCount": 4, "pendingBackgroundAgentCount": 1,
+                   "pendingWorkflowCount": 0, "isMeta": false}),
+        ),
+        "system/turn_duration",
+    );
+    let Message::System(SystemMessage::TurnDuration(t)) = m else {
+        panic!("not turn_duration")
+    };
+    assert_eq!(t.duration_ms.as_ref().and_then(|n| n.as_u64()), Some(621));
+    assert_eq!(t.pending_background_agent_count, Some(1));
+    assert_eq!(t.extra.get("isMeta"), Some(&json!(false)));
+
+    let m = parse(
+        system(
+            "stop_hook_summary",
+            json!({"hookCount": 1, "hookInfos": [{"command": "check.sh"}], "hookErrors": [],
+                   "preventedContinuation": true, "stopReason": "tests fail",
+                   "hasOutput": true, "level": "warning", "toolUseID": "t1"}),
+        ),
+        "system/stop_hook_summary",
+    );
+    let Message::System(SystemMessage::StopHookSummary(h)) = m else {
+        panic!("not stop_hook_summary")
+    };
+    assert_eq!(h.prevented_continuation, Some(true));
+    assert_eq!(h.stop_reason.as_deref(), Some("tests fail"));
+    assert_eq!(h.tool_use_id.as_deref(), Some("t1"));
+
+    let m = parse(
+        system(
+            "model_fallback",
+            json!({"content": "Switched", "level": "warning", "trigger": "overloaded",
+                   "originalModel": "a", "fallbackModel": "b"}),
+        ),
+        "system/model_fallback",
+    );
+    let Message::System(SystemMessage::ModelFallback(f)) = m else {
+        panic!("not model_fallback")
+    };
+    assert_eq!(f.fallback_model.as_deref(), Some("b"));
+
+    let m = parse(
+        system(
+            "session_title_changed",
+            json!({"title": "T", "given_by": "user"}),
+        ),
+        "system/session_title_changed",
+    );
+    let Message::System(SystemMessage::SessionTitleChanged(c)) = m else {
+        panic!("not session_title_changed")
+    };
+    assert_eq!(
+        (c.title.as_deref(), c.given_by.as_deref()),
+        (Some("T"), Some("user"))
+    );
+    assert_eq!(c.uuid.as_deref(), Some("u-1"));
 }

@@ -56,18 +56,16 @@ impl Prompt {
     }
 }
 
-/// The wire field the CLI reads (Claude Code 2.1.248 and later; older
-/// versions ignore it and still expand the text).
-const CLIENT_COMPOSED: &str = "client_composed";
-
 /// Marks `message` so the CLI delivers its text as written.
 pub(crate) fn mark_verbatim(message: &mut UserMessage) {
-    message.extra.insert(CLIENT_COMPOSED, true.into());
+    // `client_composed`: Claude Code 2.1.248 and later; older versions
+    // ignore it and still expand the text.
+    message.client_composed = Some(true);
 }
 
 /// Whether `message` carries `client_composed: true`.
 pub(crate) fn is_verbatim(message: &UserMessage) -> bool {
-    message.extra.get(CLIENT_COMPOSED) == Some(&serde_json::Value::Bool(true))
+    message.client_composed == Some(true)
 }
 
 /// The first Claude Code version that honours `client_composed`.

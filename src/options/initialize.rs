@@ -45,9 +45,14 @@ impl Options {
         {
             req.insert("excludeDynamicSections".into(), (*on).into());
         }
-        if let Some(SystemPrompt::Custom {
-            snapshot: Some(on), ..
-        }) = &self.system_prompt
+        if let Some(
+            SystemPrompt::Custom {
+                snapshot: Some(on), ..
+            }
+            | SystemPrompt::Preset {
+                snapshot: Some(on), ..
+            },
+        ) = &self.system_prompt
         {
             req.insert("systemPromptSnapshot".into(), (*on).into());
         }
@@ -95,6 +100,7 @@ mod tests {
             .system_prompt(SystemPrompt::Preset {
                 append: None,
                 exclude_dynamic_sections: Some(true),
+                snapshot: None,
             })
             .forward_subagent_text(true);
         assert_eq!(

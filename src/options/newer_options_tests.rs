@@ -189,6 +189,27 @@ fn custom_system_prompt_sends_text_and_snapshot() {
 }
 
 #[test]
+fn preset_snapshot_is_sent_beside_the_appended_text() {
+    let o = Options::new().system_prompt(SystemPrompt::preset_append("Explain.").snapshot(true));
+    assert_eq!(
+        argv(o.clone()),
+        prompt(&["--append-system-prompt", "Explain."])
+    );
+    assert_eq!(
+        o.initialize_request(None),
+        json!({"subtype": "initialize", "hooks": null, "systemPromptSnapshot": true})
+    );
+    let text = SystemPrompt::Text("Be brief.".into()).snapshot(false);
+    assert_eq!(
+        text,
+        SystemPrompt::Custom {
+            prompt: "Be brief.".into(),
+            snapshot: Some(false)
+        }
+    );
+}
+
+#[test]
 fn initialize_extra_fields_fill_in_but_never_replace() {
     let o = Options::new()
         .forward_subagent_text(true)

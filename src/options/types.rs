@@ -33,6 +33,10 @@ pub enum SystemPrompt {
         /// prompt so it can be cached across sessions; sent in `initialize`
         /// as `excludeDynamicSections`.
         exclude_dynamic_sections: Option<bool>,
+        /// Record the rendered prompt on the first request and send the
+        /// record on every later one, resumes included, until compaction
+        /// (`systemPromptSnapshot`; see [`Custom`](Self::Custom)).
+        snapshot: Option<bool>,
     },
     /// Read the system prompt from a file (`--system-prompt-file`).
     File(PathBuf),
@@ -55,6 +59,7 @@ impl SystemPrompt {
         Self::Preset {
             append: None,
             exclude_dynamic_sections: None,
+            snapshot: None,
         }
     }
 
@@ -63,6 +68,31 @@ impl SystemPrompt {
         Self::Preset {
             append: Some(text.into()),
             exclude_dynamic_sections: None,
+            snapshot: None,
+        }
+    }
+
+    /// Whether the session records its rendered system prompt once and
+    /// reuses it (`true`, the CLI's default) or renders it fresh on every
+    /// request (`false`, for a host that changes its `append` within a
+    /// session). Text becomes [`Custom`](Self::Custom); a file prompt has
+    /// no such setting and is returned as it is.
+    pub fn snapshot(self, on: bool) -> Self {
+        match self {
+            Self::Preset {
+                append,
+                exclude_dynamic_sections,
+                ..
+            } => Self::Preset {
+                append,
+                exclude_dynamic_sections,
+                snapshot: Some(on),
+            },
+            Self::Text(prompt) | Self::Custom { prompt, .. } => Self::Custom {
+                prompt,
+                snapshot: Some(on),
+            },
+            file @ Self::File(_) => file,
         }
     }
 }

@@ -70,6 +70,7 @@ mod frame_serde;
 mod message;
 mod mirror_error;
 pub(crate) mod notes;
+mod origin;
 mod parse;
 mod rate_limit;
 mod raw;
@@ -80,6 +81,7 @@ mod system;
 mod system_events;
 mod system_notices;
 mod system_progress;
+mod system_transcript;
 mod transcript_mirror;
 mod usage;
 mod user;
@@ -160,6 +162,7 @@ pub use events::{
 pub use extra::Extras;
 pub use message::{Message, StdoutFrame};
 pub use mirror_error::{MirrorError, MirrorKey};
+pub use origin::MessageOrigin;
 pub(crate) use parse::parse_json;
 pub use parse::{parse_line, parse_message};
 pub use rate_limit::{RateLimitEvent, RateLimitInfo};
@@ -187,6 +190,9 @@ pub use system_notices::{
 pub use system_progress::{
     ControlRequestProgress, HookProgress, ModelRefusalFallback, ModelRefusalNoFallback,
     SystemEvent, Thinking, ThinkingTokens,
+};
+pub use system_transcript::{
+    ApiErrorNotice, ModelFallback, SessionTitleChanged, StopHookSummary, TurnDuration,
 };
 pub use transcript_mirror::TranscriptMirror;
 pub use usage::Usage;

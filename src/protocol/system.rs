@@ -14,6 +14,9 @@ use super::system_progress::{
     ControlRequestProgress, HookProgress, ModelRefusalFallback, ModelRefusalNoFallback,
     SystemEvent, Thinking, ThinkingTokens,
 };
+use super::system_transcript::{
+    ApiErrorNotice, ModelFallback, SessionTitleChanged, StopHookSummary, TurnDuration,
+};
 
 tagged_enum! {
     /// A `system` line, by `subtype`: every subtype the official SDKs define
@@ -82,22 +85,31 @@ tagged_enum! {
         BackgroundTasksChanged(Box<BackgroundTasksChanged>) = "background_tasks_changed",
         /// `mirror_error`: a session store append failed (emitted by the SDK).
         MirrorError(Box<MirrorError>) = "mirror_error",
+        /// `api_error`: an API call failed and is retried.
+        ApiError(Box<ApiErrorNotice>) = "api_error",
+        /// `turn_duration`: how long a turn took.
+        TurnDuration(Box<TurnDuration>) = "turn_duration",
+        /// `stop_hook_summary`: what the Stop hooks did.
+        StopHookSummary(Box<StopHookSummary>) = "stop_hook_summary",
+        /// `model_fallback`: another model answers.
+        ModelFallback(Box<ModelFallback>) = "model_fallback",
+        /// `session_title_changed`: the session got a new title.
+        SessionTitleChanged(Box<SessionTitleChanged>) = "session_title_changed",
         @listed
         /// A subtype CLI 2.1.332 defines for its own surfaces (terminal UI,
         /// remote and cloud sessions, scheduling, summaries): known, with
         /// `uuid`/`session_id` typed and the rest in the body's `extra`.
         [
-            "agents_killed", "api_error", "away_summary", "bridge_state", "bridge_status",
+            "agents_killed", "away_summary", "bridge_state", "bridge_status",
             "checkpoint_done", "cloud_session_delta", "cloud_session_status",
             "code_change_published", "dev_intent", "feedback_draft_queued",
             "file_attachments_missing", "file_snapshot", "inherited_asks_settled",
             "instruction_size_warning", "late_allow_not_run", "local_command", "memory_saved",
-            "model_consent_fallback", "model_fallback", "peer_message_hold",
+            "model_consent_fallback", "peer_message_hold",
             "per_turn_effort_changed", "permission_check_status", "permission_retry", "placed",
             "post_turn_summary", "rewind_stand_in", "scheduled_task_fire", "session_metadata",
-            "session_title_changed", "shell_cwd", "start_folder", "stop_hook_summary",
-            "task_list_statuses", "task_summary", "tool_host_result", "turn_began_before_init",
-            "turn_duration", "turn_handoff_available", "turn_preempted", "turn_starting",
+            "shell_cwd", "start_folder", "task_list_statuses", "task_summary", "tool_host_result", "turn_began_before_init",
+            "turn_handoff_available", "turn_preempted", "turn_starting",
             "ui_focus", "ui_invalidate", "ui_log", "ui_notify", "ui_notify_cancel", "ui_panes",
             "ui_placed", "ui_scroll", "ui_status", "ui_toast", "upgrade_relay_marker",
             "vcs_state_changed", "voice_call_talk",

@@ -6,7 +6,7 @@ use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::{Content, Extras};
+use super::{Content, Extras, MessageOrigin};
 
 wire_struct! {
     /// A `user` line: from the CLI (tool results, replays) or to it (prompts).
@@ -29,6 +29,24 @@ wire_struct! {
         is_replay: opt bool = "isReplay",
         /// The CLI wrote this message itself (e.g. a compaction summary).
         is_synthetic: opt bool = "isSynthetic",
+        /// When a queued message runs: `now`, `next` or `later`.
+        priority: opt String = "priority",
+        /// Who sent it: a person, a channel, another session.
+        origin: opt MessageOrigin = "origin",
+        /// `false`: add it to the transcript without starting a turn.
+        should_query: opt bool = "shouldQuery",
+        /// Delivered as written: no `@path` expansion, no slash commands.
+        client_composed: opt bool = "client_composed",
+        /// Pasted content the CLI appends after the typed text.
+        pasted_content: opt Vec<Content> = "pasted_content",
+        /// Pastes still inside the typed text, one entry each.
+        inline_pastes: opt Vec<String> = "inline_pastes",
+        /// The subagent that produced it (its tasks' `task_id`).
+        agent_id: opt String = "agent_id",
+        /// That subagent's type.
+        subagent_type: opt String = "subagent_type",
+        /// That subagent's task description.
+        task_description: opt String = "task_description",
     }
 }
 
@@ -71,6 +89,15 @@ impl UserMessage {
             tool_result_meta: None,
             is_replay: None,
             is_synthetic: None,
+            priority: None,
+            origin: None,
+            should_query: None,
+            client_composed: None,
+            pasted_content: None,
+            inline_pastes: None,
+            agent_id: None,
+            subagent_type: None,
+            task_description: None,
             extra: Extras::new(),
         };
         // The official SDKs send `parent_tool_use_id` as an explicit null.

@@ -3,6 +3,8 @@
 //! wins when the session is listed.
 
 use serde_json::{Value, json};
+use unicode_normalization::UnicodeNormalization;
+use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 
 use super::error::{SessionsError, check_session_id};
 use super::source::SessionSource;
@@ -84,27 +86,36 @@ pub(crate) fn new_uuid() -> String {
     uuid::Uuid::new_v4().to_string()
 }
 
-/// Characters that hide or reorder text: zero-width and joiners,
-/// bidirectional marks and overrides, word joiners and invisible
-/// operators, the byte-order mark, and private-use code points.
+/// Code points that hide or reorder text, which the official SDKs remove
+/// by range as well as by category: zero-width spaces and marks,
+/// directional overrides and isolates, the byte-order mark, private use.
 fn is_invisible(c: char) -> bool {
     matches!(
         c,
-        '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
+        '\u{200B}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
+            | '\u{2066}'..='\u{2069}'
             | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
             | '\u{E000}'..='\u{F8FF}'
-            | '\u{F0000}'..='\u{10FFFF}'
+    ) || matches!(
+        c.general_category(),
+        GeneralCategory::Format | GeneralCategory::PrivateUse | GeneralCategory::Unassigned
     )
 }
 
+/// The official SDKs' tag sanitizer: NFKC, then invisible code points
+/// removed, repeated until nothing changes (at most 10 rounds, since
+/// normalizing can expose new ones).
 fn strip_invisible(text: &str) -> String {
-    text.chars().filter(|&c| !is_invisible(c)).collect()
+    let mut current = text.to_owned();
+    for _ in 0..10 {
+        let next: String = current.nfkc().filter(|&c| !is_invisible(c)).collect();
+        if next == current {
+            break;
+        }
+        current = next;
+    }
+    current
 }
 
 #[cfg(test)]
@@ -116,5 +127,16 @@ mod tests {
         assert_eq!(strip_invisible("a\u{200B}b\u{202E}c\u{FEFF}"), "abc");
         assert_eq!(strip_invisible("\u{E000}"), "");
         assert_eq!(strip_invisible("plain tag"), "plain tag");
+        // \u{00AD} (soft hyphen) and \u{2061} are format characters;
+        // \u{0378} is unassigned.
+        assert_eq!(strip_invisible("x\u{00AD}y\u{2061}z\u{0378}"), "xyz");
+    }
+
+    #[test]
+    fn tags_are_nfkc_normalized_like_the_official_sdks() {
+        // Full-width letters, a ligature and a composed accent.
+        assert_eq!(strip_invisible("\u{FF34}\u{FF41}\u{FF47}"), "Tag");
+        assert_eq!(strip_invisible("\u{FB01}x"), "fix");
+        assert_eq!(strip_invisible("e\u{0301}"), "\u{00E9}");
     }
 }

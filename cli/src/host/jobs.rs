@@ -121,10 +121,7 @@ fn apply(mut o: Options, obj: &mut Map<String, Value>) -> Result<Options, String
         o = o.system_prompt(SystemPrompt::Text(p));
     }
     if let Some(p) = take_string(obj, "append_system_prompt")? {
-        o = o.system_prompt(SystemPrompt::Preset {
-            append: Some(p),
-            exclude_dynamic_sections: None,
-        });
+        o = o.system_prompt(SystemPrompt::preset_append(p));
     }
     if let Some(tools) = take_strings(obj, "allowed_tools")? {
         o = o.allowed_tools(tools);
