@@ -1,11 +1,18 @@
 //! The TypeScript-only controls against the real CLI: flag settings seen
 //! in the next model request and in `get_settings`, the reloads' typed
-//! replies, and the thinking-budget and background requests accepted.
+//! replies, a thinking budget seen in the next model request, and a
+//! running command moved to the background.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod real_cli;
 
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::Duration;
+
+use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent_testkit::model::{ModelScript, Reply};
+use futures::StreamExt;
 use real_cli::{Rig, shutdown, turn};
 use serde_json::json;
 
@@ -81,18 +88,94 @@ async fn reloads_return_the_sessions_skills_commands_agents_and_plugins() {
 
 #[tokio::test]
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
-async fn thinking_budget_and_background_requests_are_accepted() {
-    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("ok"))).await else {
+async fn a_thinking_budget_reaches_the_next_model_request_and_none_restores_the_default() {
+    let script = ModelScript::new()
+        .reply(Reply::text("a"))
+        .reply(Reply::text("b"))
+        .reply(Reply::text("c"));
+    let Some(rig) = Rig::start(script).await else {
         return;
     };
-    let client = rig.connect(rig.options()).await;
-    // An error reply (e.g. a malformed request) would be an Err here.
+    // A model with a fixed thinking budget (adaptive models ignore one).
+    let client = rig.connect(rig.options().model("claude-sonnet-4-5")).await;
+    client.send("default").await.unwrap();
+    turn(&client).await;
     client.set_max_thinking_tokens(Some(4096)).await.unwrap();
+    client.send("budgeted").await.unwrap();
+    turn(&client).await;
     client.set_max_thinking_tokens(None).await.unwrap();
-    client.background_tasks(None).await.unwrap();
-    client.send("still fine").await.unwrap();
-    let (_, result) = turn(&client).await;
-    assert_eq!(result.result.as_deref(), Some("ok"));
+    client.send("reset").await.unwrap();
+    turn(&client).await;
+    let budgets: Vec<_> = rig
+        .server
+        .main_requests()
+        .iter()
+        .map(|r| r.body["thinking"]["budget_tokens"].as_u64())
+        .collect();
+    assert_eq!(budgets.len(), 3, "{budgets:?}");
+    assert_eq!(budgets[1], Some(4096), "{budgets:?}");
+    assert!(budgets[0].is_some_and(|b| b != 4096), "{budgets:?}");
+    assert_eq!(budgets[2], budgets[0], "None restores the default");
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn background_tasks_moves_a_running_command_and_its_output_stays_readable() {
+    // The command prints, then blocks on a FIFO the test holds shut, so it
+    // is certainly still running when it is moved.
+    let script = |cwd: &Path| {
+        let gate = cwd.join("gate");
+        let command = format!("echo started; cat {} > /dev/null", gate.display());
+        ModelScript::new()
+            .reply(Reply::tool_use(
+                "toolu_b",
+                "Bash",
+                json!({"command": command, "description": "wait at the gate"}),
+            ))
+            .reply(Reply::text("Moved."))
+    };
+    let Some(rig) = Rig::start_with(script).await else {
+        return;
+    };
+    let gate = rig.cwd.path().join("gate");
+    let made = std::process::Command::new("mkfifo").arg(&gate).status();
+    assert!(made.unwrap().success());
+    let client = rig.connect(rig.options().allowed_tools(["Bash"])).await;
+    client.send("run it").await.unwrap();
+
+    let mut stream = client.receive_response();
+    let read = async {
+        let mut task = None;
+        let mut moved = None;
+        let mut result = None;
+        while let Some(m) = stream.next().await {
+            match m.unwrap() {
+                Message::System(SystemMessage::TaskStarted(t)) if task.is_none() => {
+                    moved = Some(client.background_tasks(None).await.unwrap());
+                    task = t.task_id.clone();
+                }
+                Message::Result(r) => result = r.result.clone(),
+                _ => {}
+            }
+        }
+        (task, moved, result)
+    };
+    let (task, moved, result) = tokio::time::timeout(Duration::from_secs(60), read)
+        .await
+        .unwrap();
+    assert_eq!(moved, Some(true));
+    assert_eq!(result.as_deref(), Some("Moved."), "the turn went on");
+    let tool_result = rig.server.main_requests()[1].tool_results()[0].text();
+    assert!(tool_result.contains("backgrounded"), "{tool_result}");
+
+    let output = client.get_task_output(&task.unwrap()).await.unwrap();
+    assert_eq!(output.output.as_deref(), Some("started\n"), "{output:?}");
+    // Opening the FIFO for writing and closing it lets the command end.
+    let _ = std::fs::OpenOptions::new()
+        .write(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&gate);
     shutdown(&client).await;
 }
 
