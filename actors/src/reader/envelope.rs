@@ -95,8 +95,17 @@ pub(crate) fn peek(line: &[u8]) -> Result<Envelope, Unroutable> {
         scan::Scan::Undecided => return peek_serde(line),
     };
     let kind = m.kind.and_then(raw_string).ok_or(Unroutable::Malformed)?;
-    if kind.starts_with("control_") || m.control_fields {
-        return peek_serde(line);
+    match kind.as_str() {
+        // The scan validated the line and found both members: no serde pass.
+        "control_request" => return control_request(line, &m),
+        "control_cancel_request" => {
+            let request_id = m.request_id.and_then(raw_string);
+            return request_id
+                .map(|request_id| Envelope::ControlCancel { request_id })
+                .ok_or(Unroutable::Malformed);
+        }
+        _ if kind.starts_with("control_") || m.control_fields => return peek_serde(line),
+        _ => {}
     }
     // serde's raw values are text: keep its verdict on invalid UTF-8 there.
     for raw in [m.subtype, m.session_id].into_iter().flatten() {
@@ -113,6 +122,39 @@ pub(crate) fn peek(line: &[u8]) -> Result<Envelope, Unroutable> {
     Ok(Envelope::Message {
         kind,
         init_session_id,
+    })
+}
+
+/// A control request from a scanned line: its id, its payload's span and
+/// the payload's `subtype` (read by scanning the payload's own top level).
+fn control_request(line: &[u8], m: &scan::Members<'_>) -> Result<Envelope, Unroutable> {
+    let request_id = m
+        .request_id
+        .and_then(raw_string)
+        .ok_or(Unroutable::Malformed)?;
+    // `null` reads as absent, as serde's `Option` does.
+    let (request, subtype) = match m.request.filter(|raw| *raw != b"null") {
+        None => (None, String::new()),
+        Some(raw) => {
+            // serde's raw values are text: keep its verdict on invalid UTF-8.
+            if std::str::from_utf8(raw).is_err() {
+                return Err(Unroutable::Malformed);
+            }
+            let subtype = match scan::scan(raw) {
+                scan::Scan::Object(inner) => inner.subtype.and_then(raw_string),
+                // Not an object (serde's path reads no subtype either).
+                scan::Scan::Invalid => None,
+                // An escaped key might spell `subtype`: let serde decide.
+                scan::Scan::Undecided => return peek_serde(line),
+            };
+            let start = raw.as_ptr() as usize - line.as_ptr() as usize;
+            (Some(start..start + raw.len()), subtype.unwrap_or_default())
+        }
+    };
+    Ok(Envelope::ControlRequest {
+        request_id,
+        subtype,
+        request,
     })
 }
 

@@ -16,8 +16,10 @@ pub(super) struct Members<'a> {
     pub(super) kind: Option<&'a [u8]>,
     pub(super) subtype: Option<&'a [u8]>,
     pub(super) session_id: Option<&'a [u8]>,
+    pub(super) request_id: Option<&'a [u8]>,
+    pub(super) request: Option<&'a [u8]>,
     /// `request_id`, `request` or `response` is present (control traffic
-    /// fields: the line takes serde's path).
+    /// fields).
     pub(super) control_fields: bool,
 }
 
@@ -257,7 +259,7 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
     if c.b.get(c.i) == Some(&b'}') {
         c.i += 1;
     } else {
-        let (mut request_id, mut request, mut response) = (false, false, false);
+        let mut response = false;
         loop {
             c.expect(b'"')?;
             let start = c.i;
@@ -278,8 +280,8 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
                 b"type" => m.kind.replace(raw).is_some(),
                 b"subtype" => m.subtype.replace(raw).is_some(),
                 b"session_id" => m.session_id.replace(raw).is_some(),
-                b"request_id" => std::mem::replace(&mut request_id, true),
-                b"request" => std::mem::replace(&mut request, true),
+                b"request_id" => m.request_id.replace(raw).is_some(),
+                b"request" => m.request.replace(raw).is_some(),
                 b"response" => std::mem::replace(&mut response, true),
                 _ => false,
             };
@@ -293,7 +295,7 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
                 _ => return Err(Stop::Invalid),
             }
         }
-        m.control_fields = request_id || request || response;
+        m.control_fields = m.request_id.is_some() || m.request.is_some() || response;
     }
     c.ws();
     if c.i == line.len() {
