@@ -9,17 +9,7 @@ use claude_agent::options::PermissionMode;
 use claude_agent::protocol::ReloadPlugins;
 use claude_agent_testkit::Script;
 use common::*;
-use serde_json::{Value, json};
-
-/// The `request` objects the client sent, after `initialize`.
-fn requests(fake: &Fake) -> Vec<Value> {
-    fake.received()
-        .into_iter()
-        .filter(|l| l["type"] == "control_request")
-        .map(|l| l["request"].clone())
-        .filter(|r| r["subtype"] != "initialize")
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn interrupt_receipts_and_the_effective_permission_mode_are_typed() {
@@ -53,7 +43,7 @@ async fn interrupt_receipts_and_the_effective_permission_mode_are_typed() {
     assert_eq!(mode.effective_mode(), Some(PermissionMode::Default));
 
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "interrupt"}),
             json!({"subtype": "interrupt", "cancel_queued": true}),
@@ -117,7 +107,7 @@ async fn rewind_mcp_status_and_context_usage_replies_are_typed() {
     assert_eq!(summary.is_auto_compact_enabled, Some(true));
 
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "rewind_files", "user_message_id": "m-1", "dry_run": true}),
             json!({"subtype": "rewind_files", "user_message_id": "m-1"}),
@@ -165,7 +155,7 @@ async fn settings_thinking_and_background_controls_send_the_documented_requests(
     client.set_model(None).await.unwrap();
 
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "set_max_thinking_tokens", "max_thinking_tokens": 8000}),
             json!({"subtype": "set_max_thinking_tokens", "max_thinking_tokens": null}),
@@ -236,7 +226,7 @@ async fn reload_replies_and_supported_lists_are_typed() {
     assert_eq!(skills[0].name.as_deref(), Some("pdf"));
 
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "reload_plugins"}),
             json!({"subtype": "reload_plugins", "hold_on_cache_impact": true}),

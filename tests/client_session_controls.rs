@@ -10,17 +10,7 @@ use std::time::{Duration, SystemTime};
 use claude_agent::protocol::{ReadFile, RenameSession};
 use claude_agent_testkit::Script;
 use common::*;
-use serde_json::{Value, json};
-
-/// The `request` objects the client sent, after `initialize`.
-fn requests(fake: &Fake) -> Vec<Value> {
-    fake.received()
-        .into_iter()
-        .filter(|l| l["type"] == "control_request")
-        .map(|l| l["request"].clone())
-        .filter(|r| r["subtype"] != "initialize")
-        .collect()
-}
+use serde_json::json;
 
 #[tokio::test]
 async fn session_edits_send_the_documented_requests() {
@@ -55,7 +45,7 @@ async fn session_edits_send_the_documented_requests() {
         ["default", "Concise"]
     );
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "seed_read_state", "path": "src/lib.rs", "mtime": 1_700_000_000_123u64}),
             json!({"subtype": "cancel_async_message", "message_uuid": "u-1"}),
@@ -192,7 +182,7 @@ async fn session_queries_decode_the_clis_replies_typed() {
     );
 
     assert_eq!(
-        requests(&fake),
+        fake.control_requests(),
         [
             json!({"subtype": "list_models"}),
             json!({"subtype": "get_usage", "skip_behaviors": false}),

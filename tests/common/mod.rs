@@ -48,6 +48,17 @@ impl Fake {
         self.cli.recorded_lines()
     }
 
+    /// The `request` objects of the control requests the client sent,
+    /// after `initialize`.
+    pub fn control_requests(&self) -> Vec<Value> {
+        self.received()
+            .into_iter()
+            .filter(|l| l["type"] == "control_request")
+            .map(|l| l["request"].clone())
+            .filter(|r| r["subtype"] != "initialize")
+            .collect()
+    }
+
     /// The control_response the SDK sent for the CLI's `request_id`.
     pub fn reply_to(&self, request_id: &str) -> Option<Value> {
         self.received()
