@@ -28,6 +28,7 @@ pub struct HostConfig {
     pub(crate) restart: RestartPolicy,
     pub(crate) event_capacity: usize,
     pub(crate) telemetry: Telemetry,
+    pub(crate) hibernate_after: Option<Duration>,
 }
 
 impl Default for HostConfig {
@@ -49,6 +50,7 @@ impl HostConfig {
             restart: RestartPolicy::Never,
             event_capacity: 1024,
             telemetry: Telemetry::disabled(),
+            hibernate_after: None,
         }
     }
 
@@ -102,6 +104,24 @@ impl HostConfig {
     /// with their tenant as the `tenant` attribute.
     pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
         self.telemetry = telemetry;
+        self
+    }
+
+    /// Hibernate an interactive session ([`Host::spawn`](super::Host::spawn))
+    /// idle for `after`: no turn running, no control request of ours
+    /// waiting, no callback of the CLI's being answered, no send through
+    /// its handle, nothing read or written for `after`. Its CLI gets the
+    /// ordered shutdown and its slot is freed; its
+    /// [`SessionHandle`](super::SessionHandle) stays valid, and the next
+    /// [`send`](super::SessionHandle::send) or
+    /// [`client`](super::SessionHandle::client) starts the CLI again,
+    /// through admission, with `--resume` of its session id (from the local
+    /// session files, or the builder's session store, which the start
+    /// restores from). A session whose CLI has not reported a session id
+    /// yet (no turn ran) is not hibernated: there would be nothing to
+    /// resume. Jobs ([`Host::submit`](super::Host::submit)) never hibernate.
+    pub fn hibernate_after(mut self, after: Duration) -> Self {
+        self.hibernate_after = Some(after);
         self
     }
 

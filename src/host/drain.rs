@@ -50,8 +50,10 @@ pub struct DrainReport {
     pub elapsed: Duration,
     /// The configured deadline.
     pub deadline: Duration,
-    /// Sessions running when the drain began.
+    /// Sessions running when the drain began (hibernated ones included).
     pub running: usize,
+    /// Of those, sessions hibernated (no CLI to shut down).
+    pub hibernated: usize,
     /// Queued sessions cancelled.
     pub cancelled_queued: usize,
     /// Running sessions that ended before the deadline.
@@ -78,6 +80,7 @@ impl DrainReport {
             "elapsed_ms": self.elapsed.as_secs_f64() * 1e3,
             "deadline_ms": self.deadline.as_secs_f64() * 1e3,
             "running": self.running,
+            "hibernated": self.hibernated,
             "cancelled_queued": self.cancelled_queued,
             "ended_in_time": self.ended_in_time,
             "killed_at_deadline": self.killed_at_deadline,
@@ -93,6 +96,7 @@ impl DrainReport {
 /// sessions it handed over; `stop_all` tells their supervision to shut down.
 pub(crate) async fn drain_running(
     running: Vec<SessionHandle>,
+    hibernated: usize,
     cancelled_queued: usize,
     opts: DrainOptions,
     stop_all: impl FnOnce(),
@@ -130,6 +134,7 @@ pub(crate) async fn drain_running(
         elapsed: Duration::ZERO,
         deadline: opts.deadline,
         running: running.len(),
+        hibernated,
         cancelled_queued,
         ended_in_time: 0,
         killed_at_deadline: 0,

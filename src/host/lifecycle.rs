@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::RestartPolicy;
 use super::events::HostEvent;
+use super::hibernate::{self, Gate};
 use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
 use super::supervisor::HostMsg;
 use crate::protocol::{Message, ResultMessage};
@@ -49,6 +50,10 @@ pub(crate) struct Lifecycle {
     pub(crate) events: broadcast::Sender<HostEvent>,
     pub(crate) host: ActorRef<HostMsg>,
     pub(crate) queued_for: Duration,
+    /// Shared with the session's handles (hibernation's leases).
+    pub(crate) gate: Arc<Gate>,
+    /// Hibernate an interactive session idle this long.
+    pub(crate) hibernate_after: Option<Duration>,
 }
 
 /// How one CLI (one attempt) ended.
@@ -61,6 +66,8 @@ struct Attempt {
     session_id: Option<String>,
     /// The turn was open when the CLI ended.
     turn_open: bool,
+    /// The session hibernated: the ordered shutdown's duration.
+    hibernated: Option<Duration>,
 }
 
 /// Starts the session's supervision task; its outcome goes to the host
@@ -114,6 +121,10 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
     let mut recent: VecDeque<Instant> = VecDeque::new();
     let mut resume: Option<String> = None;
     let mut last_report = None;
+    let mut hibernations = 0u32;
+    // Set while starting a hibernated session again: when it was asked
+    // for, and how long admission took.
+    let mut reviving: Option<(Instant, Duration)> = None;
     let finish = |failure: Option<Failure>,
                   result: Option<(ResultMessage, Duration)>,
                   report: Option<ShutdownReport>,
@@ -146,12 +157,15 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
         let client = match connected {
             Ok(c) => c,
             Err(e) => {
-                return finish(
-                    Some(Failure::Connect(Arc::new(e))),
-                    None,
-                    last_report,
-                    restarts,
-                );
+                let error = Arc::new(e);
+                let failure = match reviving {
+                    Some(_) => Failure::Revive {
+                        session_id: resume.clone(),
+                        error,
+                    },
+                    None => Failure::Connect(error),
+                };
+                return finish(Some(failure), None, last_report, restarts);
             }
         };
         lc.state.send_replace(SessionStatus::Running {
@@ -164,12 +178,62 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             pid: client.pid(),
             attempt: restarts,
         });
+        if let Some((asked, waited)) = reviving.take() {
+            let _ = lc.host.cast(HostMsg::Revived);
+            let _ = lc.events.send(HostEvent::Revived {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+                session_id: resume.clone(),
+                pid: client.pid(),
+                waited,
+                took: asked.elapsed(),
+            });
+        }
         let attempt = match &lc.work {
             Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &lc)).await,
-            Work::Interactive => Box::pin(run_interactive(&client, &lc)).await,
+            Work::Interactive => Box::pin(run_interactive(&client, &lc, hibernations + 1)).await,
         };
+        let pid = client.pid();
         drop(client);
         last_report = attempt.report.clone();
+        if let Some(took) = attempt.hibernated {
+            hibernations += 1;
+            resume = attempt.session_id.or(resume);
+            let _ = lc.host.cast(HostMsg::Hibernated {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+            });
+            let _ = lc.events.send(HostEvent::Hibernated {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+                session_id: resume.clone(),
+                pid,
+                took,
+            });
+            match hibernate::wait_for_revival(
+                &lc.gate,
+                hibernations,
+                &lc.host,
+                lc.id,
+                &lc.tenant,
+                &lc.stop,
+            )
+            .await
+            {
+                Some(r) => {
+                    reviving = Some(r);
+                    continue;
+                }
+                None => {
+                    let failure = if lc.stop.is_cancelled() {
+                        stopped(&lc)
+                    } else {
+                        Failure::Drained
+                    };
+                    return finish(Some(failure), None, last_report, restarts);
+                }
+            }
+        }
         let crash = attempt
             .report
             .as_ref()
@@ -320,6 +384,7 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
                 turn_error: None,
                 session_id,
                 turn_open: false,
+                hibernated: None,
             }
         }
         Some(Err(e)) => {
@@ -332,6 +397,7 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
                 turn_error: Some(e),
                 session_id,
                 turn_open: true,
+                hibernated: None,
             }
         }
         None => {
@@ -342,15 +408,31 @@ async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
                 turn_error: None,
                 session_id,
                 turn_open: true,
+                hibernated: None,
             }
         }
     }
 }
 
-async fn run_interactive(client: &Client, lc: &Lifecycle) -> Attempt {
+async fn run_interactive(client: &Client, lc: &Lifecycle, hibernation: u32) -> Attempt {
+    let idle = async {
+        match lc.hibernate_after {
+            Some(after) => {
+                hibernate::until_hibernated(client, &lc.gate, &lc.state, after, hibernation).await
+            }
+            None => std::future::pending().await,
+        }
+    };
+    let mut hibernated = None;
     let report = tokio::select! {
         _ = client.session().closed() => client.shutdown().await,
         () = lc.stop.cancelled() => client.shutdown_with(stop_cause(lc)).await,
+        () = idle => {
+            let t0 = Instant::now();
+            let report = client.shutdown_with(ShutdownCause::Hibernate).await;
+            hibernated = Some(t0.elapsed());
+            report
+        }
     };
     Attempt {
         report: Some(report),
@@ -360,6 +442,7 @@ async fn run_interactive(client: &Client, lc: &Lifecycle) -> Attempt {
         // An open turn counts as a crash only through the exit status here:
         // the owner drives the turns.
         turn_open: false,
+        hibernated,
     }
 }
 

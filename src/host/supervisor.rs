@@ -3,18 +3,19 @@
 //! drain) is a message, so there are no locks; each session's own work runs
 //! on its own task (`lifecycle.rs`), never inside `handle`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::admission::{Admission, QueueFull};
 use super::config::HostConfig;
 use super::error::HostError;
 use super::events::HostEvent;
+use super::hibernate::Gate;
 use super::lifecycle::{self, Lifecycle, Work};
 use super::metrics::{Counters, HostMetrics};
 use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
@@ -35,14 +36,29 @@ pub(crate) enum HostMsg {
     },
     /// A session restarted (its tenant).
     Restarted(String),
+    /// A session hibernated: its CLI is gone, its slot is free.
+    Hibernated {
+        id: SessionId,
+        tenant: String,
+    },
+    /// A hibernated session wants its slot back: `go` gets `true` once
+    /// admitted, `false` when the host drains first.
+    Revive {
+        id: SessionId,
+        tenant: String,
+        go: oneshot::Sender<bool>,
+    },
+    /// A hibernated session's CLI started again.
+    Revived,
     /// The owner cancelled a session (it may still be queued).
     Cancel(SessionId),
     Get(SessionId, RpcReplyPort<Option<SessionHandle>>),
     List(RpcReplyPort<Vec<SessionHandle>>),
     Metrics(RpcReplyPort<HostMetrics>),
     /// Stop admitting, cancel the queue; replies with the sessions running
-    /// and how many queued ones were cancelled.
-    Drain(RpcReplyPort<(Vec<SessionHandle>, usize)>),
+    /// (hibernated ones included), how many of them are hibernated, and how
+    /// many queued ones were cancelled.
+    Drain(RpcReplyPort<(Vec<SessionHandle>, usize, usize)>),
 }
 
 pub(crate) struct HostActor;
@@ -53,6 +69,21 @@ pub(crate) struct HostArgs {
     pub(crate) events: broadcast::Sender<HostEvent>,
 }
 
+/// What waits for admission: a new session, or a hibernated one's revival.
+enum Ticket {
+    New(Pending),
+    Revive {
+        id: SessionId,
+        go: oneshot::Sender<bool>,
+    },
+}
+
+impl Ticket {
+    fn is_new(&self, id: SessionId) -> bool {
+        matches!(self, Self::New(p) if p.id == id)
+    }
+}
+
 /// A session waiting for admission.
 struct Pending {
     id: SessionId,
@@ -61,14 +92,17 @@ struct Pending {
     state: Arc<watch::Sender<SessionStatus>>,
     stop: CancellationToken,
     queued_at: Instant,
+    gate: Arc<Gate>,
 }
 
 pub(crate) struct HostState {
     config: HostConfig,
     next_id: u64,
-    admission: Admission<Pending>,
-    /// Sessions queued or running.
+    admission: Admission<Ticket>,
+    /// Sessions queued, running or hibernated.
     sessions: HashMap<SessionId, SessionHandle>,
+    /// Sessions holding no slot: hibernated, or queued to be revived.
+    unslotted: HashSet<SessionId>,
     counters: Counters,
     draining: CancellationToken,
     admitting: bool,
@@ -90,6 +124,7 @@ impl Actor for HostActor {
             next_id: 1,
             admission: Admission::default(),
             sessions: HashMap::new(),
+            unslotted: HashSet::new(),
             counters: Counters::default(),
             draining: args.draining,
             admitting: true,
@@ -115,7 +150,9 @@ impl Actor for HostActor {
                 st.admit(&myself);
             }
             HostMsg::Ended { outcome, state } => {
-                st.admission.release(&outcome.tenant);
+                if !st.unslotted.remove(&outcome.id) {
+                    st.admission.release(&outcome.tenant);
+                }
                 st.end(outcome, &state);
                 st.admit(&myself);
             }
@@ -123,10 +160,30 @@ impl Actor for HostActor {
                 st.counters.restarted(&tenant);
                 st.config.telemetry.record_restart(&tenant);
             }
+            HostMsg::Hibernated { id, tenant } => {
+                if st.unslotted.insert(id) {
+                    st.admission.release(&tenant);
+                }
+                st.counters.hibernated();
+                st.admit(&myself);
+            }
+            HostMsg::Revive { id, tenant, go } => {
+                let ticket = Ticket::Revive { id, go };
+                // Bounded by the sessions already accepted, not the queue
+                // bounds: a logical session is never refused its revival.
+                if let Err((_, Ticket::Revive { go, .. })) =
+                    st.admission.push(&tenant, ticket, usize::MAX, usize::MAX)
+                {
+                    let _ = go.send(false);
+                }
+                st.admit(&myself);
+            }
+            HostMsg::Revived => st.counters.revived(),
             HostMsg::Cancel(id) => {
                 let queued = st.sessions.get(&id).map(|h| h.tenant.clone());
                 if let Some(tenant) = queued
-                    && let Some(p) = st.admission.remove_queued(&tenant, |p| p.id == id)
+                    && let Some(Ticket::New(p)) =
+                        st.admission.remove_queued(&tenant, |t| t.is_new(id))
                 {
                     let outcome = st.unadmitted(&p, &tenant, Failure::Cancelled);
                     st.end(outcome, &p.state);
@@ -145,15 +202,24 @@ impl Actor for HostActor {
             }
             HostMsg::Drain(reply) => {
                 st.admitting = false;
-                let queued = st.admission.take_queued();
-                let cancelled = queued.len();
-                for (tenant, p) in queued {
-                    let outcome = st.unadmitted(&p, &tenant, Failure::Drained);
-                    st.end(outcome, &p.state);
+                let mut cancelled = 0;
+                for (tenant, ticket) in st.admission.take_queued() {
+                    match ticket {
+                        Ticket::New(p) => {
+                            cancelled += 1;
+                            let outcome = st.unadmitted(&p, &tenant, Failure::Drained);
+                            st.end(outcome, &p.state);
+                        }
+                        // Still hibernated: its supervision ends it.
+                        Ticket::Revive { go, .. } => {
+                            let _ = go.send(false);
+                        }
+                    }
                 }
                 let mut running: Vec<_> = st.sessions.values().cloned().collect();
                 running.sort_by_key(|h| h.id);
-                let _ = reply.send((running, cancelled));
+                let hibernated = st.unslotted.len();
+                let _ = reply.send((running, hibernated, cancelled));
             }
         }
         Ok(())
@@ -176,21 +242,24 @@ impl HostState {
         self.next_id += 1;
         let (tx, rx) = watch::channel(SessionStatus::Queued);
         let stop = self.draining.child_token();
+        let gate = Gate::new();
         let handle = SessionHandle {
             id,
             tenant: Arc::from(tenant.as_str()),
             state: rx,
             stop: stop.clone(),
             host: myself.clone(),
+            gate: gate.clone(),
         };
-        let pending = Pending {
+        let pending = Ticket::New(Pending {
             id,
             builder,
             work,
             state: Arc::new(tx),
             stop,
             queued_at: Instant::now(),
-        };
+            gate,
+        });
         let (max, per) = (self.config.max_queued, self.config.max_queued_per_tenant);
         if let Err((full, _)) = self.admission.push(&tenant, pending, max, per) {
             self.counters.rejected();
@@ -211,10 +280,22 @@ impl HostState {
             return;
         }
         let config = &self.config;
-        while let Some((tenant, mut p)) = self
+        while let Some((tenant, ticket)) = self
             .admission
             .next(config.max_sessions, |t| config.limit_for(t))
         {
+            let mut p = match ticket {
+                Ticket::New(p) => p,
+                Ticket::Revive { id, go } => {
+                    if go.send(true).is_ok() {
+                        self.unslotted.remove(&id);
+                    } else {
+                        // Its supervision ended meanwhile (cancelled).
+                        self.admission.release(&tenant);
+                    }
+                    continue;
+                }
+            };
             self.counters.admitted(&tenant);
             let waited = p.queued_at.elapsed();
             let telemetry = &config.telemetry;
@@ -238,6 +319,8 @@ impl HostState {
                 restart: config.restart.clone(),
                 state: p.state,
                 stop: p.stop,
+                gate: p.gate,
+                hibernate_after: config.hibernate_after,
                 draining: self.draining.clone(),
                 events: self.events.clone(),
                 host: myself.clone(),
@@ -293,6 +376,9 @@ impl HostState {
         let mut m = self.counters.totals.clone();
         m.queued = self.admission.queued_total();
         m.running = self.admission.running_total();
+        m.hibernated = self.unslotted.len();
+        m.logical = self.sessions.len();
+        m.live = m.running;
         m.draining = !self.admitting;
         for t in m.by_tenant.values_mut() {
             t.queued = 0;
