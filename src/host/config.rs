@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::ClientBuilder;
 use crate::telemetry::Telemetry;
 
 /// Limits and policies of a [`Host`](super::Host).
@@ -29,6 +30,7 @@ pub struct HostConfig {
     pub(crate) event_capacity: usize,
     pub(crate) telemetry: Telemetry,
     pub(crate) hibernate_after: Option<Duration>,
+    pub(crate) warm_spares: Option<(usize, Box<ClientBuilder>)>,
 }
 
 impl Default for HostConfig {
@@ -51,6 +53,7 @@ impl HostConfig {
             event_capacity: 1024,
             telemetry: Telemetry::disabled(),
             hibernate_after: None,
+            warm_spares: None,
         }
     }
 
@@ -122,6 +125,27 @@ impl HostConfig {
     /// resume. Jobs ([`Host::submit`](super::Host::submit)) never hibernate.
     pub fn hibernate_after(mut self, after: Duration) -> Self {
         self.hibernate_after = Some(after);
+        self
+    }
+
+    /// Keep `k` CLIs started from `template` and initialised ahead of
+    /// demand; the next admitted session whose builder *matches* the
+    /// template gets one instead of starting a CLI, and the pool is
+    /// refilled. Match: neither builder wires anything in at connect (no
+    /// callbacks, in-process MCP servers, session store, transcript, frame
+    /// recording, stderr/diagnostic observers, spawner or transport), and
+    /// both compute the same CLI command (program, argv, environment,
+    /// working directory), `initialize` request, OS user and runtime
+    /// settings; tenant and label are not compared. A template that wires
+    /// something in keeps no spares.
+    ///
+    /// Spares count against [`max_sessions`](Self::max_sessions) (the pool
+    /// refills only into free slots); when they hold the last slots, a
+    /// session they cannot serve takes the slot of one, which is shut down
+    /// first. A drain shuts them down in order and counts them in its
+    /// report.
+    pub fn warm_spares(mut self, k: usize, template: ClientBuilder) -> Self {
+        self.warm_spares = (k > 0).then(|| (k, Box::new(template)));
         self
     }
 

@@ -39,6 +39,16 @@ pub enum HostEvent {
         /// 0 for the first start, n for the n-th restart.
         attempt: u32,
     },
+    /// An admitted session got a warm spare (no CLI start); `Started`
+    /// follows with the same pid.
+    SpareTaken {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The spare CLI's pid.
+        pid: Option<u32>,
+    },
     /// The CLI crashed; restart `attempt` follows after `after`.
     Restarting {
         /// The session.
@@ -153,6 +163,9 @@ impl HostEvent {
             } => json!({"kind": "restarting", "id": id.0, "tenant": tenant, "attempt": attempt,
                         "after_ms": ms(*after), "resume": resume, "reason": reason,
                         "exit": exit, "stderr_tail": stderr_tail}),
+            Self::SpareTaken { id, tenant, pid } => {
+                json!({"kind": "spare_taken", "id": id.0, "tenant": tenant, "pid": pid})
+            }
             Self::Hibernated {
                 id,
                 tenant,

@@ -54,6 +54,10 @@ pub(crate) struct Lifecycle {
     pub(crate) gate: Arc<Gate>,
     /// Hibernate an interactive session idle this long.
     pub(crate) hibernate_after: Option<Duration>,
+    /// A warm spare to use instead of the first start.
+    pub(crate) spare: Option<Client>,
+    /// Resolves when the warm spare whose slot this session took is gone.
+    pub(crate) after: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
 /// How one CLI (one attempt) ended.
@@ -115,7 +119,12 @@ async fn connect(builder: &ClientBuilder, resume: Option<String>) -> crate::Resu
     builder.connect().await
 }
 
-async fn run(lc: Lifecycle) -> SessionOutcome {
+async fn run(mut lc: Lifecycle) -> SessionOutcome {
+    let mut spare = lc.spare.take();
+    if let Some(gone) = lc.after.take() {
+        // Bounded by the spare's shutdown ladder.
+        let _ = gone.await;
+    }
     let admitted = Instant::now();
     let mut restarts = 0u32;
     let mut recent: VecDeque<Instant> = VecDeque::new();
@@ -150,9 +159,13 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             .send_replace(SessionStatus::Starting { attempt: restarts });
         // Boxed, with the builder's copy inside: the start's large future
         // lives only while starting, not in every idle session's task.
-        let connected = tokio::select! {
+        let connected = if let Some(c) = spare.take() {
+            Ok(c)
+        } else {
+            tokio::select! {
             r = Box::pin(connect(&lc.builder, resume.clone())) => r,
             () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
+            }
         };
         let client = match connected {
             Ok(c) => c,

@@ -27,6 +27,11 @@ pub struct HostMetrics {
     pub hibernations: u64,
     /// Revivals since the start (the CLI started again).
     pub revivals: u64,
+    /// Warm spares ready now (started and initialised, unused); `live`
+    /// counts them, and those starting, too.
+    pub spares: usize,
+    /// Sessions served by a warm spare since the start.
+    pub spares_used: u64,
     /// Sessions admitted since the start.
     pub admitted: u64,
     /// Sessions that completed.
@@ -86,6 +91,10 @@ impl Counters {
 
     pub(crate) fn hibernated(&mut self) {
         self.totals.hibernations += 1;
+    }
+
+    pub(crate) fn spare_used(&mut self) {
+        self.totals.spares_used += 1;
     }
 
     pub(crate) fn revived(&mut self) {

@@ -44,6 +44,7 @@ mod hibernate;
 mod lifecycle;
 mod metrics;
 mod session;
+mod spares;
 mod supervisor;
 
 use std::sync::Arc;
@@ -193,16 +194,13 @@ impl Host {
     /// (no CLI to stop). Restarts stop. Idempotent: a
     /// second drain finds nothing left to do.
     pub async fn drain(&self, opts: DrainOptions) -> DrainReport {
-        let (running, hibernated, cancelled) = self.call(HostMsg::Drain).await.unwrap_or_default();
+        let start = self.call(HostMsg::Drain).await.unwrap_or_default();
         let _ = self.inner.events.send(HostEvent::Draining {
-            running: running.len(),
-            cancelled_queued: cancelled,
+            running: start.running.len(),
+            cancelled_queued: start.cancelled,
         });
         let draining = self.inner.draining.clone();
-        let report = drain::drain_running(running, hibernated, cancelled, opts, move || {
-            draining.cancel();
-        })
-        .await;
+        let report = drain::drain_running(start, opts, move || draining.cancel()).await;
         let _ = self
             .inner
             .events

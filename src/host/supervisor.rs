@@ -19,7 +19,8 @@ use super::hibernate::Gate;
 use super::lifecycle::{self, Lifecycle, Work};
 use super::metrics::{Counters, HostMetrics};
 use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
-use crate::ClientBuilder;
+use super::spares::Spares;
+use crate::{Client, ClientBuilder};
 
 /// Messages of the host supervisor.
 pub(crate) enum HostMsg {
@@ -50,6 +51,11 @@ pub(crate) enum HostMsg {
     },
     /// A hibernated session's CLI started again.
     Revived,
+    /// A revived session's slot, when its supervision ended before the
+    /// slot was handed over.
+    Release(String),
+    /// A warm spare's start finished (`None`: it failed).
+    SpareReady(Option<Client>),
     /// The owner cancelled a session (it may still be queued).
     Cancel(SessionId),
     Get(SessionId, RpcReplyPort<Option<SessionHandle>>),
@@ -58,7 +64,20 @@ pub(crate) enum HostMsg {
     /// Stop admitting, cancel the queue; replies with the sessions running
     /// (hibernated ones included), how many of them are hibernated, and how
     /// many queued ones were cancelled.
-    Drain(RpcReplyPort<(Vec<SessionHandle>, usize, usize)>),
+    Drain(RpcReplyPort<DrainStart>),
+}
+
+/// What the supervisor hands a drain.
+#[derive(Default)]
+pub(crate) struct DrainStart {
+    /// Sessions not ended, hibernated ones included.
+    pub(crate) running: Vec<SessionHandle>,
+    /// How many of them are hibernated.
+    pub(crate) hibernated: usize,
+    /// Queued sessions cancelled.
+    pub(crate) cancelled: usize,
+    /// Ready warm spares, to shut down.
+    pub(crate) spares: Vec<Client>,
 }
 
 pub(crate) struct HostActor;
@@ -107,6 +126,7 @@ pub(crate) struct HostState {
     draining: CancellationToken,
     admitting: bool,
     events: broadcast::Sender<HostEvent>,
+    spares: Option<Spares>,
 }
 
 impl Actor for HostActor {
@@ -116,10 +136,15 @@ impl Actor for HostActor {
 
     async fn pre_start(
         &self,
-        _myself: ActorRef<HostMsg>,
+        myself: ActorRef<HostMsg>,
         args: HostArgs,
     ) -> Result<HostState, ActorProcessingErr> {
-        Ok(HostState {
+        let spares = args
+            .config
+            .warm_spares
+            .clone()
+            .map(|(k, template)| Spares::new(k, template));
+        let mut st = HostState {
             config: args.config,
             next_id: 1,
             admission: Admission::default(),
@@ -129,7 +154,10 @@ impl Actor for HostActor {
             draining: args.draining,
             admitting: true,
             events: args.events,
-        })
+            spares,
+        };
+        st.admit(&myself);
+        Ok(st)
     }
 
     async fn handle(
@@ -179,6 +207,23 @@ impl Actor for HostActor {
                 st.admit(&myself);
             }
             HostMsg::Revived => st.counters.revived(),
+            HostMsg::Release(tenant) => {
+                st.admission.release(&tenant);
+                st.admit(&myself);
+            }
+            HostMsg::SpareReady(client) => {
+                if let Some(sp) = st.spares.as_mut() {
+                    if st.admitting {
+                        sp.started(client);
+                    } else {
+                        sp.started(None);
+                        if let Some(c) = client {
+                            tokio::spawn(async move { c.shutdown().await });
+                        }
+                    }
+                }
+                st.admit(&myself);
+            }
             HostMsg::Cancel(id) => {
                 let queued = st.sessions.get(&id).map(|h| h.tenant.clone());
                 if let Some(tenant) = queued
@@ -218,8 +263,13 @@ impl Actor for HostActor {
                 }
                 let mut running: Vec<_> = st.sessions.values().cloned().collect();
                 running.sort_by_key(|h| h.id);
-                let hibernated = st.unslotted.len();
-                let _ = reply.send((running, hibernated, cancelled));
+                let spares = st.spares.as_mut().map(Spares::take_all).unwrap_or_default();
+                let _ = reply.send(DrainStart {
+                    running,
+                    hibernated: st.unslotted.len(),
+                    cancelled,
+                    spares,
+                });
             }
         }
         Ok(())
@@ -274,59 +324,125 @@ impl HostState {
         Ok(handle)
     }
 
-    /// Starts whatever the limits allow, tenants taking turns.
+    /// Starts whatever the limits allow, tenants taking turns; a matching
+    /// warm spare serves a new session, and when the spares hold the last
+    /// slots one is given up for a session it cannot serve. Then refills
+    /// the spares within the slots left.
     fn admit(&mut self, myself: &ActorRef<HostMsg>) {
         if !self.admitting {
             return;
         }
-        let config = &self.config;
-        while let Some((tenant, ticket)) = self
-            .admission
-            .next(config.max_sessions, |t| config.limit_for(t))
-        {
-            let mut p = match ticket {
-                Ticket::New(p) => p,
-                Ticket::Revive { id, go } => {
-                    if go.send(true).is_ok() {
-                        self.unslotted.remove(&id);
-                    } else {
-                        // Its supervision ended meanwhile (cancelled).
-                        self.admission.release(&tenant);
-                    }
-                    continue;
-                }
+        loop {
+            let max = self.config.max_sessions;
+            let spare_slots = self.spares.as_ref().map_or(0, Spares::slots);
+            let ready = self.spares.as_ref().map_or(0, Spares::ready);
+            let config = &self.config;
+            let limit = |t: &str| config.limit_for(t);
+            let (next, from_spare) =
+                match self.admission.next(max.saturating_sub(spare_slots), limit) {
+                    Some(n) => (Some(n), false),
+                    None if ready > 0 => (self.admission.next(max, limit), true),
+                    None => (None, false),
+                };
+            let Some((tenant, ticket)) = next else {
+                break;
             };
-            self.counters.admitted(&tenant);
-            let waited = p.queued_at.elapsed();
-            let telemetry = &config.telemetry;
-            if telemetry.is_enabled() {
-                telemetry.record_admission_wait(&tenant, waited);
-                telemetry.record_queue_depth(&tenant, self.admission.queued_of(&tenant) as u64);
-                if !p.builder.telemetry_handle().is_enabled() {
-                    p.builder.runtime.telemetry = telemetry.clone();
+            // `from_spare`: the ticket takes a spare's slot; the spare
+            // either serves it or is shut down first.
+            match ticket {
+                Ticket::Revive { id, go } => {
+                    let present = self.unslotted.remove(&id);
+                    let evicted = from_spare
+                        .then(|| self.spares.as_mut().and_then(Spares::evict))
+                        .flatten();
+                    let host = myself.clone();
+                    let hand_over = move || {
+                        if go.send(true).is_err() && !present {
+                            // Its supervision ended and reported already.
+                            let _ = host.cast(HostMsg::Release(tenant));
+                        }
+                    };
+                    match evicted {
+                        Some(spare) => {
+                            tokio::spawn(async move {
+                                spare.shutdown().await;
+                                hand_over();
+                            });
+                        }
+                        None => hand_over(),
+                    }
                 }
+                Ticket::New(p) => self.start(myself, tenant, p, from_spare),
             }
-            let _ = self.events.send(HostEvent::Admitted {
+        }
+        if let Some(sp) = self.spares.as_mut() {
+            let used = self.admission.running_total() + sp.slots();
+            sp.refill(self.config.max_sessions.saturating_sub(used), myself);
+        }
+    }
+
+    /// Starts one admitted session, on a matching spare when there is one.
+    fn start(
+        &mut self,
+        myself: &ActorRef<HostMsg>,
+        tenant: String,
+        mut p: Pending,
+        from_spare: bool,
+    ) {
+        self.counters.admitted(&tenant);
+        let config = &self.config;
+        let waited = p.queued_at.elapsed();
+        let telemetry = &config.telemetry;
+        if telemetry.is_enabled() {
+            telemetry.record_admission_wait(&tenant, waited);
+            telemetry.record_queue_depth(&tenant, self.admission.queued_of(&tenant) as u64);
+            if !p.builder.telemetry_handle().is_enabled() {
+                p.builder.runtime.telemetry = telemetry.clone();
+            }
+        }
+        let _ = self.events.send(HostEvent::Admitted {
+            id: p.id,
+            tenant: tenant.clone(),
+            waited,
+        });
+        let spare = self
+            .spares
+            .as_mut()
+            .and_then(|sp| sp.take_matching(&p.builder));
+        let mut after = None;
+        if let Some(c) = &spare {
+            self.counters.spare_used();
+            let _ = self.events.send(HostEvent::SpareTaken {
                 id: p.id,
                 tenant: tenant.clone(),
-                waited,
+                pid: c.pid(),
             });
-            lifecycle::spawn(Lifecycle {
-                id: p.id,
-                tenant,
-                builder: p.builder,
-                work: p.work,
-                restart: config.restart.clone(),
-                state: p.state,
-                stop: p.stop,
-                gate: p.gate,
-                hibernate_after: config.hibernate_after,
-                draining: self.draining.clone(),
-                events: self.events.clone(),
-                host: myself.clone(),
-                queued_for: waited,
+        } else if from_spare && let Some(evicted) = self.spares.as_mut().and_then(Spares::evict) {
+            // Its slot is ours once it is gone.
+            let (tx, rx) = oneshot::channel();
+            tokio::spawn(async move {
+                evicted.shutdown().await;
+                let _ = tx.send(());
             });
+            after = Some(rx);
         }
+        lifecycle::spawn(Lifecycle {
+            id: p.id,
+            tenant,
+            builder: p.builder,
+            work: p.work,
+            restart: config.restart.clone(),
+            state: p.state,
+            stop: p.stop,
+            gate: p.gate,
+            hibernate_after: config.hibernate_after,
+            spare,
+            after,
+            draining: self.draining.clone(),
+            events: self.events.clone(),
+            host: myself.clone(),
+            queued_for: waited,
+        });
     }
 
     fn record_depth(&self, tenant: &str) {
@@ -378,7 +494,8 @@ impl HostState {
         m.running = self.admission.running_total();
         m.hibernated = self.unslotted.len();
         m.logical = self.sessions.len();
-        m.live = m.running;
+        m.spares = self.spares.as_ref().map_or(0, Spares::ready);
+        m.live = m.running + self.spares.as_ref().map_or(0, Spares::slots);
         m.draining = !self.admitting;
         for t in m.by_tenant.values_mut() {
             t.queued = 0;
