@@ -14,11 +14,12 @@ use claude_agent_testkit::{Script, wait_until_gone};
 use common::{SOON, fake};
 use tokio::sync::broadcast;
 
-/// Pids of this process's live CLIs labelled `spare` (the template's label).
-fn spare_pids() -> Vec<u32> {
+/// Pids of this process's live CLIs labelled `label` (the template's
+/// label, one per test: tests of one binary may share a process).
+fn spare_pids(label: &str) -> Vec<u32> {
     live_sessions()
         .into_iter()
-        .filter(|s| s.label.as_deref() == Some("spare") && !s.closing)
+        .filter(|s| s.label.as_deref() == Some(label) && !s.closing)
         .filter_map(|s| s.pid)
         .collect()
 }
@@ -61,12 +62,12 @@ async fn assert_gone(pid: u32) {
 #[tokio::test]
 async fn a_matching_session_gets_a_warm_spare_and_the_pool_refills() {
     let cli = fake(Script::new().expect_initialize().loop_turns("warm"));
-    let host = Host::start(HostConfig::new().warm_spares(1, cli.builder().label("spare")))
+    let host = Host::start(HostConfig::new().warm_spares(1, cli.builder().label("spare-refill")))
         .await
         .unwrap();
     let mut events = host.events();
     metrics_until(&host, |m| m.spares == 1).await;
-    let spare = spare_pids();
+    let spare = spare_pids("spare-refill");
     assert_eq!(spare.len(), 1);
 
     let h = host.spawn("t", cli.builder()).await.unwrap();
@@ -79,10 +80,10 @@ async fn a_matching_session_gets_a_warm_spare_and_the_pool_refills() {
     let m = metrics_until(&host, |m| m.spares == 1).await;
     assert_eq!((m.spares_used, m.running, m.live), (1, 1, 2), "{m:?}");
     // The refilled spare is another CLI.
-    assert!(spare_pids().iter().any(|p| *p != spare[0]));
+    assert!(spare_pids("spare-refill").iter().any(|p| *p != spare[0]));
     let report = host.drain(DrainOptions::new(SOON)).await;
     assert_eq!((report.spares, report.spares_ended), (1, 1), "{report:?}");
-    for pid in spare_pids() {
+    for pid in spare_pids("spare-refill") {
         assert_gone(pid).await;
     }
     assert_gone(spare[0]).await;
@@ -91,12 +92,12 @@ async fn a_matching_session_gets_a_warm_spare_and_the_pool_refills() {
 #[tokio::test]
 async fn a_builder_that_does_not_match_cold_starts() {
     let cli = fake(Script::new().expect_initialize().loop_turns("x"));
-    let host = Host::start(HostConfig::new().warm_spares(1, cli.builder().label("spare")))
+    let host = Host::start(HostConfig::new().warm_spares(1, cli.builder().label("spare-nomatch")))
         .await
         .unwrap();
     let mut events = host.events();
     metrics_until(&host, |m| m.spares == 1).await;
-    let spare = spare_pids();
+    let spare = spare_pids("spare-nomatch");
     // Other options (a model), and a callback: neither can use the spare.
     let other_options = cli
         .builder()
@@ -116,7 +117,7 @@ async fn a_builder_that_does_not_match_cold_starts() {
     }
     let m = host.metrics().await.unwrap();
     assert_eq!((m.spares_used, m.spares), (0, 1), "{m:?}");
-    assert_eq!(spare_pids(), spare, "the spare is untouched");
+    assert_eq!(spare_pids("spare-nomatch"), spare, "the spare is untouched");
     host.drain(DrainOptions::new(SOON)).await;
     assert_gone(spare[0]).await;
 }
@@ -127,14 +128,14 @@ async fn spares_count_against_max_sessions_and_give_way_to_sessions() {
     let host = Host::start(
         HostConfig::new()
             .max_sessions(2)
-            .warm_spares(2, cli.builder().label("spare")),
+            .warm_spares(2, cli.builder().label("spare-quota")),
     )
     .await
     .unwrap();
     let mut events = host.events();
     let m = metrics_until(&host, |m| m.spares == 2).await;
     assert_eq!((m.live, m.running), (2, 0), "{m:?}");
-    let spares = spare_pids();
+    let spares = spare_pids("spare-quota");
     assert_eq!(spares.len(), 2);
     // Both slots are spares': a session they cannot serve takes one's
     // slot, and that spare is shut down before the session's CLI starts.
@@ -144,7 +145,7 @@ async fn spares_count_against_max_sessions_and_give_way_to_sessions() {
         .unwrap();
     let (pid, via_spare) = started_pid(&mut events).await;
     assert!(!via_spare);
-    let left = spare_pids();
+    let left = spare_pids("spare-quota");
     assert_eq!(left.len(), 1, "one spare gave way: {left:?}");
     let evicted = *spares.iter().find(|p| !left.contains(p)).unwrap();
     assert_gone(evicted).await;

@@ -163,8 +163,10 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
             Ok(c)
         } else {
             tokio::select! {
-            r = Box::pin(connect(&lc.builder, resume.clone())) => r,
-            () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
+                r = Box::pin(connect(&lc.builder, resume.clone())) => r,
+                () = lc.stop.cancelled() => {
+                    return finish(Some(stopped(&lc)), None, last_report, restarts);
+                }
             }
         };
         let client = match connected {
