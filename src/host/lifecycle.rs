@@ -10,7 +10,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::{FutureExt, StreamExt};
+use futures::FutureExt;
 use ractor::ActorRef;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -20,7 +20,8 @@ use super::events::HostEvent;
 use super::hibernate::{self, Gate};
 use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
 use super::supervisor::HostMsg;
-use crate::protocol::{Message, ResultMessage};
+use super::work::{run_interactive, run_job};
+use crate::protocol::ResultMessage;
 use crate::{Client, ClientBuilder, Prompt};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
@@ -58,20 +59,6 @@ pub(crate) struct Lifecycle {
     pub(crate) spare: Option<Client>,
     /// Resolves when the warm spare whose slot this session took is gone.
     pub(crate) after: Option<tokio::sync::oneshot::Receiver<()>>,
-}
-
-/// How one CLI (one attempt) ended.
-struct Attempt {
-    report: Option<ShutdownReport>,
-    result: Option<(ResultMessage, Duration)>,
-    /// A turn failure that was not a crash of the CLI.
-    turn_error: Option<String>,
-    /// The CLI's session id, for `--resume`.
-    session_id: Option<String>,
-    /// The turn was open when the CLI ended.
-    turn_open: bool,
-    /// The session hibernated: the ordered shutdown's duration.
-    hibernated: Option<Duration>,
 }
 
 /// Starts the session's supervision task; its outcome goes to the host
@@ -321,14 +308,6 @@ fn stopped(lc: &Lifecycle) -> Failure {
     }
 }
 
-fn stop_cause(lc: &Lifecycle) -> ShutdownCause {
-    if lc.draining.is_cancelled() {
-        ShutdownCause::HostDrain
-    } else {
-        ShutdownCause::Requested
-    }
-}
-
 /// A crash: the CLI ended on its own, badly, or while a turn was open.
 fn is_crash(report: &ShutdownReport, turn_open: bool) -> bool {
     match &report.cause {
@@ -366,99 +345,6 @@ fn restart_allowed(
     }
     recent.push_back(now);
     Some(backoff.delay(restarts + 1))
-}
-
-async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
-    let turn = async {
-        let t0 = Instant::now();
-        client.send(prompt).await.map_err(|e| e.to_string())?;
-        let mut messages = client.receive_response();
-        while let Some(m) = messages.next().await {
-            match m {
-                Ok(Message::Result(r)) => return Ok((*r, t0.elapsed())),
-                Ok(_) => {}
-                Err(e) if e.is_closed() => return Err(e.to_string()),
-                // A bad frame is a diagnostic, not the end of the turn.
-                Err(e) => tracing::debug!(session = %lc.id, error = %e, "skipped a frame"),
-            }
-        }
-        Err("the CLI's output ended before the result".to_owned())
-    };
-    let outcome = tokio::select! {
-        r = turn => Some(r),
-        () = lc.stop.cancelled() => None,
-    };
-    let session_id = client.session_id();
-    match outcome {
-        Some(Ok(result)) => {
-            let session_id = result.0.session_id.clone().or(session_id);
-            let report = client.shutdown_with(ShutdownCause::Requested).await;
-            Attempt {
-                report: Some(report),
-                result: Some(result),
-                turn_error: None,
-                session_id,
-                turn_open: false,
-                hibernated: None,
-            }
-        }
-        Some(Err(e)) => {
-            // Ended by the CLI (a crash) or by a failed write: either way
-            // the session is over; the report says which.
-            let report = client.shutdown_with(ShutdownCause::Requested).await;
-            Attempt {
-                report: Some(report),
-                result: None,
-                turn_error: Some(e),
-                session_id,
-                turn_open: true,
-                hibernated: None,
-            }
-        }
-        None => {
-            let report = client.shutdown_with(stop_cause(lc)).await;
-            Attempt {
-                report: Some(report),
-                result: None,
-                turn_error: None,
-                session_id,
-                turn_open: true,
-                hibernated: None,
-            }
-        }
-    }
-}
-
-async fn run_interactive(client: &Client, lc: &Lifecycle, hibernation: u32) -> Attempt {
-    let idle = async {
-        match lc.hibernate_after {
-            Some(after) => {
-                hibernate::until_hibernated(client, &lc.gate, &lc.state, after, hibernation).await
-            }
-            None => std::future::pending().await,
-        }
-    };
-    let mut hibernated = None;
-    let report = tokio::select! {
-        _ = client.session().closed() => client.shutdown().await,
-        () = lc.stop.cancelled() => client.shutdown_with(stop_cause(lc)).await,
-        () = idle => {
-            let t0 = Instant::now();
-            let report = client.shutdown_with(ShutdownCause::Hibernate).await;
-            hibernated = Some(t0.elapsed());
-            report
-        }
-    };
-    Attempt {
-        report: Some(report),
-        result: None,
-        turn_error: None,
-        session_id: client.session_id(),
-        // An open turn counts as a crash only through the exit status here:
-        // the owner drives the turns.
-        turn_open: false,
-        hibernated,
-    }
 }
 
 #[cfg(test)]

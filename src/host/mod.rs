@@ -36,6 +36,7 @@
 //! ```
 
 mod admission;
+mod admit;
 mod config;
 mod drain;
 mod error;
@@ -46,6 +47,7 @@ mod metrics;
 mod session;
 mod spares;
 mod supervisor;
+mod work;
 
 use std::sync::Arc;
 use std::time::Duration;
