@@ -58,6 +58,10 @@ pub type DecisionObserver = Arc<dyn Fn(&Decision) + Send + Sync>;
 pub(crate) struct Observers(Arc<[DecisionObserver]>);
 
 impl Observers {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     pub(crate) fn with(&self, observer: DecisionObserver) -> Self {
         let mut all: Vec<_> = self.0.iter().cloned().collect();
         all.push(observer);

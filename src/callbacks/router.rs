@@ -61,6 +61,20 @@ pub struct Callbacks {
     live: Option<LiveServers>,
 }
 
+impl Callbacks {
+    /// No callback of any kind: nothing is wired into a session at connect
+    /// (what lets a host hand such a session a pre-started CLI).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.can_use_tool.is_none()
+            && self.hooks.is_empty()
+            && self.mcp_servers.is_empty()
+            && self.on_elicitation.is_none()
+            && self.observers.is_empty()
+            && self.user_dialog.is_none()
+            && self.live.is_none()
+    }
+}
+
 impl fmt::Debug for Callbacks {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Callbacks")

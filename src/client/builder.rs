@@ -377,6 +377,11 @@ impl ClientBuilder {
         Ok(client)
     }
 
+    /// True when the CLI is spawned as computed (no spawner, no transport).
+    pub(crate) fn launches_plain_subprocess(&self) -> bool {
+        matches!(self.runtime.launch, super::launch::Launch::Subprocess)
+    }
+
     /// One-shot: connects, sends `prompt`, streams messages until the
     /// result, then shuts down. See [`query`](super::query()).
     pub fn query(self, prompt: impl Into<Prompt>) -> Query {

@@ -3,6 +3,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
+use crate::ClientBuilder;
 use crate::telemetry::Telemetry;
 
 /// Limits and policies of a [`Host`](super::Host).
@@ -28,6 +29,8 @@ pub struct HostConfig {
     pub(crate) restart: RestartPolicy,
     pub(crate) event_capacity: usize,
     pub(crate) telemetry: Telemetry,
+    pub(crate) hibernate_after: Option<Duration>,
+    pub(crate) warm_spares: Option<(usize, Box<ClientBuilder>)>,
 }
 
 impl Default for HostConfig {
@@ -49,6 +52,8 @@ impl HostConfig {
             restart: RestartPolicy::Never,
             event_capacity: 1024,
             telemetry: Telemetry::disabled(),
+            hibernate_after: None,
+            warm_spares: None,
         }
     }
 
@@ -102,6 +107,45 @@ impl HostConfig {
     /// with their tenant as the `tenant` attribute.
     pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
         self.telemetry = telemetry;
+        self
+    }
+
+    /// Hibernate an interactive session ([`Host::spawn`](super::Host::spawn))
+    /// idle for `after`: no turn running, no control request of ours
+    /// waiting, no callback of the CLI's being answered, no send through
+    /// its handle, nothing read or written for `after`. Its CLI gets the
+    /// ordered shutdown and its slot is freed; its
+    /// [`SessionHandle`](super::SessionHandle) stays valid, and the next
+    /// [`send`](super::SessionHandle::send) or
+    /// [`client`](super::SessionHandle::client) starts the CLI again,
+    /// through admission, with `--resume` of its session id (from the local
+    /// session files, or the builder's session store, which the start
+    /// restores from). A session whose CLI has not reported a session id
+    /// yet (no turn ran) is not hibernated: there would be nothing to
+    /// resume. Jobs ([`Host::submit`](super::Host::submit)) never hibernate.
+    pub fn hibernate_after(mut self, after: Duration) -> Self {
+        self.hibernate_after = Some(after);
+        self
+    }
+
+    /// Keep `k` CLIs started from `template` and initialised ahead of
+    /// demand; the next admitted session whose builder *matches* the
+    /// template gets one instead of starting a CLI, and the pool is
+    /// refilled. Match: neither builder wires anything in at connect (no
+    /// callbacks, in-process MCP servers, session store, transcript, frame
+    /// recording, stderr/diagnostic observers, spawner or transport), and
+    /// both compute the same CLI command (program, argv, environment,
+    /// working directory), `initialize` request, OS user and runtime
+    /// settings; tenant and label are not compared. A template that wires
+    /// something in keeps no spares.
+    ///
+    /// Spares count against [`max_sessions`](Self::max_sessions) (the pool
+    /// refills only into free slots); when they hold the last slots, a
+    /// session they cannot serve takes the slot of one, which is shut down
+    /// first. A drain shuts them down in order and counts them in its
+    /// report.
+    pub fn warm_spares(mut self, k: usize, template: ClientBuilder) -> Self {
+        self.warm_spares = (k > 0).then(|| (k, Box::new(template)));
         self
     }
 

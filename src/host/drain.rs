@@ -10,6 +10,7 @@ use futures::future::join_all;
 use serde_json::{Value, json};
 
 use super::session::{SessionHandle, SessionOutcome};
+use super::supervisor::DrainStart;
 
 /// How long an interrupt may take before the drain goes on without it.
 const INTERRUPT_BOUND: Duration = Duration::from_millis(500);
@@ -50,8 +51,15 @@ pub struct DrainReport {
     pub elapsed: Duration,
     /// The configured deadline.
     pub deadline: Duration,
-    /// Sessions running when the drain began.
+    /// Sessions running when the drain began (hibernated ones included).
     pub running: usize,
+    /// Of those, sessions hibernated (no CLI to shut down).
+    pub hibernated: usize,
+    /// Warm spares ready when the drain began (shut down like sessions;
+    /// their escalations are counted in `escalations_*`).
+    pub spares: usize,
+    /// Spares whose shutdown reported (ordered or killed at the deadline).
+    pub spares_ended: usize,
     /// Queued sessions cancelled.
     pub cancelled_queued: usize,
     /// Running sessions that ended before the deadline.
@@ -78,6 +86,9 @@ impl DrainReport {
             "elapsed_ms": self.elapsed.as_secs_f64() * 1e3,
             "deadline_ms": self.deadline.as_secs_f64() * 1e3,
             "running": self.running,
+            "hibernated": self.hibernated,
+            "spares": self.spares,
+            "spares_ended": self.spares_ended,
             "cancelled_queued": self.cancelled_queued,
             "ended_in_time": self.ended_in_time,
             "killed_at_deadline": self.killed_at_deadline,
@@ -92,11 +103,16 @@ impl DrainReport {
 /// The drain after the supervisor stopped admitting: `running` are the
 /// sessions it handed over; `stop_all` tells their supervision to shut down.
 pub(crate) async fn drain_running(
-    running: Vec<SessionHandle>,
-    cancelled_queued: usize,
+    handed: DrainStart,
     opts: DrainOptions,
     stop_all: impl FnOnce(),
 ) -> DrainReport {
+    let DrainStart {
+        running,
+        hibernated,
+        cancelled: cancelled_queued,
+        spares,
+    } = handed;
     let start = Instant::now();
     let deadline = tokio::time::Instant::from_std(start + opts.deadline);
     if opts.interrupt {
@@ -125,11 +141,26 @@ pub(crate) async fn drain_running(
             }
         }
     });
-    let results = join_all(waits).await;
+    // Warm spares: the same ordered shutdown, the same deadline.
+    let spare_waits = spares.iter().map(|c| async move {
+        match tokio::time::timeout_at(deadline, c.shutdown_with(ShutdownCause::HostDrain)).await {
+            Ok(r) => Some(r),
+            Err(_) => {
+                c.session().kill(ShutdownCause::HostDrain);
+                tokio::time::timeout(KILL_BOUND, c.session().closed())
+                    .await
+                    .ok()
+            }
+        }
+    });
+    let (results, spare_reports) = futures::join!(join_all(waits), join_all(spare_waits));
     let mut report = DrainReport {
         elapsed: Duration::ZERO,
         deadline: opts.deadline,
         running: running.len(),
+        hibernated,
+        spares: spares.len(),
+        spares_ended: 0,
         cancelled_queued,
         ended_in_time: 0,
         killed_at_deadline: 0,
@@ -160,6 +191,18 @@ pub(crate) async fn drain_running(
             .map_or("completed", |f| f.cause_name());
         *report.by_cause.entry(cause.to_owned()).or_default() += 1;
         report.outcomes.push(outcome);
+    }
+    for r in spare_reports {
+        let Some(r) = r else {
+            report.unresolved += 1;
+            continue;
+        };
+        report.spares_ended += 1;
+        match r.escalation {
+            Escalation::Term => report.escalations_term += 1,
+            Escalation::Kill => report.escalations_kill += 1,
+            _ => {}
+        }
     }
     report.elapsed = start.elapsed();
     report

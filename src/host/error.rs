@@ -31,6 +31,16 @@ pub enum HostError {
         /// Why, when it did not complete.
         failure: Option<Failure>,
     },
+    /// Sending through [`SessionHandle::send`](super::SessionHandle::send)
+    /// failed (the CLI ended under it, or stopped reading).
+    #[error("sending to session {id} failed: {source}")]
+    Send {
+        /// The session.
+        id: SessionId,
+        /// The client's error (shared: host errors are cloned).
+        #[source]
+        source: std::sync::Arc<crate::Error>,
+    },
     /// The host's supervisor did not answer in time (it is overloaded or
     /// stopped).
     #[error("the host's supervisor did not answer: {0}")]

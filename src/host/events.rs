@@ -39,6 +39,16 @@ pub enum HostEvent {
         /// 0 for the first start, n for the n-th restart.
         attempt: u32,
     },
+    /// An admitted session got a warm spare (no CLI start); `Started`
+    /// follows with the same pid.
+    SpareTaken {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The spare CLI's pid.
+        pid: Option<u32>,
+    },
     /// The CLI crashed; restart `attempt` follows after `after`.
     Restarting {
         /// The session.
@@ -57,6 +67,36 @@ pub enum HostEvent {
         exit: Option<ExitInfo>,
         /// Its last stderr lines.
         stderr_tail: Vec<String>,
+    },
+    /// An idle session's CLI was shut down (it is gone by now); the
+    /// session lives on, hibernated.
+    Hibernated {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The CLI's session id a revival will resume.
+        session_id: Option<String>,
+        /// The pid of the CLI that was shut down.
+        pid: Option<u32>,
+        /// The ordered shutdown's duration.
+        took: Duration,
+    },
+    /// A hibernated session's CLI started again, resuming its session.
+    Revived {
+        /// The session.
+        id: SessionId,
+        /// Its tenant.
+        tenant: String,
+        /// The CLI's session id it resumed.
+        session_id: Option<String>,
+        /// The new CLI's pid.
+        pid: Option<u32>,
+        /// Time waiting for admission.
+        waited: Duration,
+        /// From the revival's request to the CLI answering `initialize`
+        /// (admission wait included).
+        took: Duration,
     },
     /// Done, for good.
     Ended {
@@ -123,6 +163,27 @@ impl HostEvent {
             } => json!({"kind": "restarting", "id": id.0, "tenant": tenant, "attempt": attempt,
                         "after_ms": ms(*after), "resume": resume, "reason": reason,
                         "exit": exit, "stderr_tail": stderr_tail}),
+            Self::SpareTaken { id, tenant, pid } => {
+                json!({"kind": "spare_taken", "id": id.0, "tenant": tenant, "pid": pid})
+            }
+            Self::Hibernated {
+                id,
+                tenant,
+                session_id,
+                pid,
+                took,
+            } => json!({"kind": "hibernated", "id": id.0, "tenant": tenant,
+                        "session_id": session_id, "pid": pid, "took_ms": ms(*took)}),
+            Self::Revived {
+                id,
+                tenant,
+                session_id,
+                pid,
+                waited,
+                took,
+            } => json!({"kind": "revived", "id": id.0, "tenant": tenant,
+                        "session_id": session_id, "pid": pid, "waited_ms": ms(*waited),
+                        "took_ms": ms(*took)}),
             Self::Ended {
                 id,
                 tenant,

@@ -10,16 +10,18 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use futures::{FutureExt, StreamExt};
+use futures::FutureExt;
 use ractor::ActorRef;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::config::RestartPolicy;
 use super::events::HostEvent;
+use super::hibernate::{self, Gate};
 use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
 use super::supervisor::HostMsg;
-use crate::protocol::{Message, ResultMessage};
+use super::work::{run_interactive, run_job};
+use crate::protocol::ResultMessage;
 use crate::{Client, ClientBuilder, Prompt};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
@@ -49,18 +51,14 @@ pub(crate) struct Lifecycle {
     pub(crate) events: broadcast::Sender<HostEvent>,
     pub(crate) host: ActorRef<HostMsg>,
     pub(crate) queued_for: Duration,
-}
-
-/// How one CLI (one attempt) ended.
-struct Attempt {
-    report: Option<ShutdownReport>,
-    result: Option<(ResultMessage, Duration)>,
-    /// A turn failure that was not a crash of the CLI.
-    turn_error: Option<String>,
-    /// The CLI's session id, for `--resume`.
-    session_id: Option<String>,
-    /// The turn was open when the CLI ended.
-    turn_open: bool,
+    /// Shared with the session's handles (hibernation's leases).
+    pub(crate) gate: Arc<Gate>,
+    /// Hibernate an interactive session idle this long.
+    pub(crate) hibernate_after: Option<Duration>,
+    /// A warm spare to use instead of the first start.
+    pub(crate) spare: Option<Client>,
+    /// Resolves when the warm spare whose slot this session took is gone.
+    pub(crate) after: Option<tokio::sync::oneshot::Receiver<()>>,
 }
 
 /// Starts the session's supervision task; its outcome goes to the host
@@ -108,12 +106,21 @@ async fn connect(builder: &ClientBuilder, resume: Option<String>) -> crate::Resu
     builder.connect().await
 }
 
-async fn run(lc: Lifecycle) -> SessionOutcome {
+async fn run(mut lc: Lifecycle) -> SessionOutcome {
+    let mut spare = lc.spare.take();
+    if let Some(gone) = lc.after.take() {
+        // Bounded by the spare's shutdown ladder.
+        let _ = gone.await;
+    }
     let admitted = Instant::now();
     let mut restarts = 0u32;
     let mut recent: VecDeque<Instant> = VecDeque::new();
     let mut resume: Option<String> = None;
     let mut last_report = None;
+    let mut hibernations = 0u32;
+    // Set while starting a hibernated session again: when it was asked
+    // for, and how long admission took.
+    let mut reviving: Option<(Instant, Duration)> = None;
     let finish = |failure: Option<Failure>,
                   result: Option<(ResultMessage, Duration)>,
                   report: Option<ShutdownReport>,
@@ -139,19 +146,28 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             .send_replace(SessionStatus::Starting { attempt: restarts });
         // Boxed, with the builder's copy inside: the start's large future
         // lives only while starting, not in every idle session's task.
-        let connected = tokio::select! {
-            r = Box::pin(connect(&lc.builder, resume.clone())) => r,
-            () = lc.stop.cancelled() => return finish(Some(stopped(&lc)), None, last_report, restarts),
+        let connected = if let Some(c) = spare.take() {
+            Ok(c)
+        } else {
+            tokio::select! {
+                r = Box::pin(connect(&lc.builder, resume.clone())) => r,
+                () = lc.stop.cancelled() => {
+                    return finish(Some(stopped(&lc)), None, last_report, restarts);
+                }
+            }
         };
         let client = match connected {
             Ok(c) => c,
             Err(e) => {
-                return finish(
-                    Some(Failure::Connect(Arc::new(e))),
-                    None,
-                    last_report,
-                    restarts,
-                );
+                let error = Arc::new(e);
+                let failure = match reviving {
+                    Some(_) => Failure::Revive {
+                        session_id: resume.clone(),
+                        error,
+                    },
+                    None => Failure::Connect(error),
+                };
+                return finish(Some(failure), None, last_report, restarts);
             }
         };
         lc.state.send_replace(SessionStatus::Running {
@@ -164,12 +180,62 @@ async fn run(lc: Lifecycle) -> SessionOutcome {
             pid: client.pid(),
             attempt: restarts,
         });
+        if let Some((asked, waited)) = reviving.take() {
+            let _ = lc.host.cast(HostMsg::Revived);
+            let _ = lc.events.send(HostEvent::Revived {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+                session_id: resume.clone(),
+                pid: client.pid(),
+                waited,
+                took: asked.elapsed(),
+            });
+        }
         let attempt = match &lc.work {
             Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &lc)).await,
-            Work::Interactive => Box::pin(run_interactive(&client, &lc)).await,
+            Work::Interactive => Box::pin(run_interactive(&client, &lc, hibernations + 1)).await,
         };
+        let pid = client.pid();
         drop(client);
         last_report = attempt.report.clone();
+        if let Some(took) = attempt.hibernated {
+            hibernations += 1;
+            resume = attempt.session_id.or(resume);
+            let _ = lc.host.cast(HostMsg::Hibernated {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+            });
+            let _ = lc.events.send(HostEvent::Hibernated {
+                id: lc.id,
+                tenant: lc.tenant.clone(),
+                session_id: resume.clone(),
+                pid,
+                took,
+            });
+            match hibernate::wait_for_revival(
+                &lc.gate,
+                hibernations,
+                &lc.host,
+                lc.id,
+                &lc.tenant,
+                &lc.stop,
+            )
+            .await
+            {
+                Some(r) => {
+                    reviving = Some(r);
+                    continue;
+                }
+                None => {
+                    let failure = if lc.stop.is_cancelled() {
+                        stopped(&lc)
+                    } else {
+                        Failure::Drained
+                    };
+                    return finish(Some(failure), None, last_report, restarts);
+                }
+            }
+        }
         let crash = attempt
             .report
             .as_ref()
@@ -242,14 +308,6 @@ fn stopped(lc: &Lifecycle) -> Failure {
     }
 }
 
-fn stop_cause(lc: &Lifecycle) -> ShutdownCause {
-    if lc.draining.is_cancelled() {
-        ShutdownCause::HostDrain
-    } else {
-        ShutdownCause::Requested
-    }
-}
-
 /// A crash: the CLI ended on its own, badly, or while a turn was open.
 fn is_crash(report: &ShutdownReport, turn_open: bool) -> bool {
     match &report.cause {
@@ -287,80 +345,6 @@ fn restart_allowed(
     }
     recent.push_back(now);
     Some(backoff.delay(restarts + 1))
-}
-
-async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
-    let turn = async {
-        let t0 = Instant::now();
-        client.send(prompt).await.map_err(|e| e.to_string())?;
-        let mut messages = client.receive_response();
-        while let Some(m) = messages.next().await {
-            match m {
-                Ok(Message::Result(r)) => return Ok((*r, t0.elapsed())),
-                Ok(_) => {}
-                Err(e) if e.is_closed() => return Err(e.to_string()),
-                // A bad frame is a diagnostic, not the end of the turn.
-                Err(e) => tracing::debug!(session = %lc.id, error = %e, "skipped a frame"),
-            }
-        }
-        Err("the CLI's output ended before the result".to_owned())
-    };
-    let outcome = tokio::select! {
-        r = turn => Some(r),
-        () = lc.stop.cancelled() => None,
-    };
-    let session_id = client.session_id();
-    match outcome {
-        Some(Ok(result)) => {
-            let session_id = result.0.session_id.clone().or(session_id);
-            let report = client.shutdown_with(ShutdownCause::Requested).await;
-            Attempt {
-                report: Some(report),
-                result: Some(result),
-                turn_error: None,
-                session_id,
-                turn_open: false,
-            }
-        }
-        Some(Err(e)) => {
-            // Ended by the CLI (a crash) or by a failed write: either way
-            // the session is over; the report says which.
-            let report = client.shutdown_with(ShutdownCause::Requested).await;
-            Attempt {
-                report: Some(report),
-                result: None,
-                turn_error: Some(e),
-                session_id,
-                turn_open: true,
-            }
-        }
-        None => {
-            let report = client.shutdown_with(stop_cause(lc)).await;
-            Attempt {
-                report: Some(report),
-                result: None,
-                turn_error: None,
-                session_id,
-                turn_open: true,
-            }
-        }
-    }
-}
-
-async fn run_interactive(client: &Client, lc: &Lifecycle) -> Attempt {
-    let report = tokio::select! {
-        _ = client.session().closed() => client.shutdown().await,
-        () = lc.stop.cancelled() => client.shutdown_with(stop_cause(lc)).await,
-    };
-    Attempt {
-        report: Some(report),
-        result: None,
-        turn_error: None,
-        session_id: client.session_id(),
-        // An open turn counts as a crash only through the exit status here:
-        // the owner drives the turns.
-        turn_open: false,
-    }
 }
 
 #[cfg(test)]

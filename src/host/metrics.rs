@@ -13,8 +13,25 @@ use super::session::SessionOutcome;
 pub struct HostMetrics {
     /// Sessions waiting for admission now.
     pub queued: usize,
-    /// Sessions admitted and not ended now.
+    /// Sessions admitted and not ended now, hibernated ones excepted: the
+    /// sessions holding a slot (a CLI running or starting).
     pub running: usize,
+    /// Hibernated sessions now (no CLI; those waiting for admission to be
+    /// revived included, which `queued` counts too).
+    pub hibernated: usize,
+    /// Logical sessions now: queued, running or hibernated.
+    pub logical: usize,
+    /// Live CLIs now (running or starting sessions; the slots in use).
+    pub live: usize,
+    /// Hibernations since the start.
+    pub hibernations: u64,
+    /// Revivals since the start (the CLI started again).
+    pub revivals: u64,
+    /// Warm spares ready now (started and initialised, unused); `live`
+    /// counts them, and those starting, too.
+    pub spares: usize,
+    /// Sessions served by a warm spare since the start.
+    pub spares_used: u64,
     /// Sessions admitted since the start.
     pub admitted: u64,
     /// Sessions that completed.
@@ -70,6 +87,18 @@ impl Counters {
     pub(crate) fn admitted(&mut self, tenant: &str) {
         self.totals.admitted += 1;
         self.tenant(tenant).admitted += 1;
+    }
+
+    pub(crate) fn hibernated(&mut self) {
+        self.totals.hibernations += 1;
+    }
+
+    pub(crate) fn spare_used(&mut self) {
+        self.totals.spares_used += 1;
+    }
+
+    pub(crate) fn revived(&mut self) {
+        self.totals.revivals += 1;
     }
 
     pub(crate) fn rejected(&mut self) {

@@ -36,14 +36,18 @@
 //! ```
 
 mod admission;
+mod admit;
 mod config;
 mod drain;
 mod error;
 mod events;
+mod hibernate;
 mod lifecycle;
 mod metrics;
 mod session;
+mod spares;
 mod supervisor;
+mod work;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -188,17 +192,17 @@ impl Host {
     /// Stops admitting (later `submit`/`spawn` fail with
     /// [`HostError::Draining`]), ends queued sessions, optionally interrupts
     /// running turns, shuts every running session down in parallel and
-    /// kills what is left at the deadline. Restarts stop. Idempotent: a
+    /// kills what is left at the deadline; hibernated sessions just end
+    /// (no CLI to stop). Restarts stop. Idempotent: a
     /// second drain finds nothing left to do.
     pub async fn drain(&self, opts: DrainOptions) -> DrainReport {
-        let (running, cancelled) = self.call(HostMsg::Drain).await.unwrap_or_default();
+        let start = self.call(HostMsg::Drain).await.unwrap_or_default();
         let _ = self.inner.events.send(HostEvent::Draining {
-            running: running.len(),
-            cancelled_queued: cancelled,
+            running: start.running.len(),
+            cancelled_queued: start.cancelled,
         });
         let draining = self.inner.draining.clone();
-        let report =
-            drain::drain_running(running, cancelled, opts, move || draining.cancel()).await;
+        let report = drain::drain_running(start, opts, move || draining.cancel()).await;
         let _ = self
             .inner
             .events

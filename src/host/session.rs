@@ -9,9 +9,10 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use super::error::HostError;
+use super::hibernate::{Gate, Lease};
 use super::supervisor::HostMsg;
-use crate::Client;
 use crate::protocol::ResultMessage;
+use crate::{Client, Prompt};
 use claude_agent_actors::process::ExitInfo;
 use claude_agent_actors::{ShutdownCause, ShutdownReport};
 
@@ -52,6 +53,17 @@ pub enum SessionStatus {
         attempt: u32,
         /// The backoff being waited.
         after: Duration,
+    },
+    /// Idle past the host's
+    /// [`hibernate_after`](super::HostConfig::hibernate_after): its CLI is
+    /// shut down (or shutting down) and holds no slot. The next
+    /// [`SessionHandle::send`] or [`SessionHandle::client`] starts it again,
+    /// through admission, with `--resume` of `session_id`.
+    Hibernated {
+        /// The CLI's session id the revival resumes.
+        session_id: Option<String>,
+        /// How many times the session hibernated, this time included.
+        hibernations: u32,
     },
     /// Done, for good.
     Ended(Arc<SessionOutcome>),
@@ -120,6 +132,18 @@ pub enum Failure {
         /// The result's subtype (`success` with `is_error`, or an error subtype).
         subtype: String,
     },
+    /// A hibernated session's CLI could not be started again (with
+    /// `--resume` of `session_id`): the CLI no longer finds the session,
+    /// or could not be started at all. The error is shared, as for
+    /// [`Failure::Connect`].
+    #[error("could not revive the hibernated session{}: {error}", session_id.as_deref().map(|s| format!(" {s}")).unwrap_or_default())]
+    Revive {
+        /// The CLI's session id it tried to resume.
+        session_id: Option<String>,
+        /// Why the start failed.
+        #[source]
+        error: Arc<crate::Error>,
+    },
     /// A job's turn failed without a crash (writing the prompt, a bad frame).
     #[error("the turn failed: {0}")]
     Turn(String),
@@ -151,6 +175,7 @@ impl Failure {
             Self::Cancelled => "cancelled",
             Self::Drained => "drained",
             Self::Connect(_) => "connect",
+            Self::Revive { .. } => "revive",
             Self::Crashed { .. } => "crashed",
             Self::ErrorResult { .. } => "error_result",
             Self::Turn(_) => "turn",
@@ -168,6 +193,7 @@ pub struct SessionHandle {
     pub(crate) state: watch::Receiver<SessionStatus>,
     pub(crate) stop: CancellationToken,
     pub(crate) host: ActorRef<HostMsg>,
+    pub(crate) gate: Arc<Gate>,
 }
 
 impl SessionHandle {
@@ -187,21 +213,52 @@ impl SessionHandle {
     }
 
     /// The live client, waiting for admission and start (and for a restart
-    /// in progress). Fails when the session ended first.
+    /// in progress). A hibernated session is revived first (through
+    /// admission, with `--resume`). Fails when the session ended first, or
+    /// its revival failed ([`Failure::Revive`] inside [`HostError::Ended`]).
+    ///
+    /// With hibernation on, a client kept past `hibernate_after` of
+    /// idleness may be shut down under its holder (its calls then fail as
+    /// on any closed session): call this again, or use
+    /// [`SessionHandle::send`], which holds hibernation off while it sends.
     pub async fn client(&self) -> Result<Client, HostError> {
+        let (client, _lease) = self.lease().await?;
+        Ok(client)
+    }
+
+    /// Sends one user turn through the live client, reviving a hibernated
+    /// session first, and returns the client to read the turn's messages
+    /// from ([`Client::receive_response`]). The session cannot hibernate
+    /// between the revival and the send, nor while the turn runs.
+    pub async fn send(&self, prompt: impl Into<Prompt>) -> Result<Client, HostError> {
+        let (client, lease) = self.lease().await?;
+        let sent = client.send(prompt).await;
+        drop(lease);
+        sent.map_err(|e| HostError::Send {
+            id: self.id,
+            source: Arc::new(e),
+        })?;
+        Ok(client)
+    }
+
+    /// The running client with a lease that holds hibernation off.
+    async fn lease(&self) -> Result<(Client, Lease), HostError> {
         let mut rx = self.state.clone();
-        let state = rx
-            .wait_for(|s| matches!(s, SessionStatus::Running { .. } | SessionStatus::Ended(_)))
-            .await
-            .map_err(|_| HostError::Gone)?
-            .clone();
-        match state {
-            SessionStatus::Running { client, .. } => Ok(client),
-            SessionStatus::Ended(outcome) => Err(HostError::Ended {
-                id: self.id,
-                failure: outcome.failure.clone(),
-            }),
-            _ => Err(HostError::Gone),
+        loop {
+            match self.gate.try_lease(&mut rx) {
+                Ok(leased) => return Ok(leased),
+                Err(SessionStatus::Ended(outcome)) => {
+                    return Err(HostError::Ended {
+                        id: self.id,
+                        failure: outcome.failure.clone(),
+                    });
+                }
+                Err(SessionStatus::Hibernated { hibernations, .. }) => {
+                    self.gate.request_revive(hibernations);
+                }
+                Err(_) => {}
+            }
+            rx.changed().await.map_err(|_| HostError::Gone)?;
         }
     }
 

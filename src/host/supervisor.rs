@@ -3,22 +3,24 @@
 //! drain) is a message, so there are no locks; each session's own work runs
 //! on its own task (`lifecycle.rs`), never inside `handle`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Instant;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::admission::{Admission, QueueFull};
 use super::config::HostConfig;
 use super::error::HostError;
 use super::events::HostEvent;
-use super::lifecycle::{self, Lifecycle, Work};
+use super::hibernate::Gate;
+use super::lifecycle::Work;
 use super::metrics::{Counters, HostMetrics};
 use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
-use crate::ClientBuilder;
+use super::spares::Spares;
+use crate::{Client, ClientBuilder};
 
 /// Messages of the host supervisor.
 pub(crate) enum HostMsg {
@@ -35,14 +37,47 @@ pub(crate) enum HostMsg {
     },
     /// A session restarted (its tenant).
     Restarted(String),
+    /// A session hibernated: its CLI is gone, its slot is free.
+    Hibernated {
+        id: SessionId,
+        tenant: String,
+    },
+    /// A hibernated session wants its slot back: `go` gets `true` once
+    /// admitted, `false` when the host drains first.
+    Revive {
+        id: SessionId,
+        tenant: String,
+        go: oneshot::Sender<bool>,
+    },
+    /// A hibernated session's CLI started again.
+    Revived,
+    /// A revived session's slot, when its supervision ended before the
+    /// slot was handed over.
+    Release(String),
+    /// A warm spare's start finished (`None`: it failed).
+    SpareReady(Option<Client>),
     /// The owner cancelled a session (it may still be queued).
     Cancel(SessionId),
     Get(SessionId, RpcReplyPort<Option<SessionHandle>>),
     List(RpcReplyPort<Vec<SessionHandle>>),
     Metrics(RpcReplyPort<HostMetrics>),
     /// Stop admitting, cancel the queue; replies with the sessions running
-    /// and how many queued ones were cancelled.
-    Drain(RpcReplyPort<(Vec<SessionHandle>, usize)>),
+    /// (hibernated ones included), how many of them are hibernated, and how
+    /// many queued ones were cancelled.
+    Drain(RpcReplyPort<DrainStart>),
+}
+
+/// What the supervisor hands a drain.
+#[derive(Default)]
+pub(crate) struct DrainStart {
+    /// Sessions not ended, hibernated ones included.
+    pub(crate) running: Vec<SessionHandle>,
+    /// How many of them are hibernated.
+    pub(crate) hibernated: usize,
+    /// Queued sessions cancelled.
+    pub(crate) cancelled: usize,
+    /// Ready warm spares, to shut down.
+    pub(crate) spares: Vec<Client>,
 }
 
 pub(crate) struct HostActor;
@@ -53,26 +88,45 @@ pub(crate) struct HostArgs {
     pub(crate) events: broadcast::Sender<HostEvent>,
 }
 
+/// What waits for admission: a new session, or a hibernated one's revival.
+pub(super) enum Ticket {
+    New(Pending),
+    Revive {
+        id: SessionId,
+        go: oneshot::Sender<bool>,
+    },
+}
+
+impl Ticket {
+    fn is_new(&self, id: SessionId) -> bool {
+        matches!(self, Self::New(p) if p.id == id)
+    }
+}
+
 /// A session waiting for admission.
-struct Pending {
-    id: SessionId,
-    builder: Box<ClientBuilder>,
-    work: Work,
-    state: Arc<watch::Sender<SessionStatus>>,
-    stop: CancellationToken,
-    queued_at: Instant,
+pub(super) struct Pending {
+    pub(super) id: SessionId,
+    pub(super) builder: Box<ClientBuilder>,
+    pub(super) work: Work,
+    pub(super) state: Arc<watch::Sender<SessionStatus>>,
+    pub(super) stop: CancellationToken,
+    pub(super) queued_at: Instant,
+    pub(super) gate: Arc<Gate>,
 }
 
 pub(crate) struct HostState {
-    config: HostConfig,
-    next_id: u64,
-    admission: Admission<Pending>,
-    /// Sessions queued or running.
-    sessions: HashMap<SessionId, SessionHandle>,
-    counters: Counters,
-    draining: CancellationToken,
-    admitting: bool,
-    events: broadcast::Sender<HostEvent>,
+    pub(super) config: HostConfig,
+    pub(super) next_id: u64,
+    pub(super) admission: Admission<Ticket>,
+    /// Sessions queued, running or hibernated.
+    pub(super) sessions: HashMap<SessionId, SessionHandle>,
+    /// Sessions holding no slot: hibernated, or queued to be revived.
+    pub(super) unslotted: HashSet<SessionId>,
+    pub(super) counters: Counters,
+    pub(super) draining: CancellationToken,
+    pub(super) admitting: bool,
+    pub(super) events: broadcast::Sender<HostEvent>,
+    pub(super) spares: Option<Spares>,
 }
 
 impl Actor for HostActor {
@@ -82,19 +136,28 @@ impl Actor for HostActor {
 
     async fn pre_start(
         &self,
-        _myself: ActorRef<HostMsg>,
+        myself: ActorRef<HostMsg>,
         args: HostArgs,
     ) -> Result<HostState, ActorProcessingErr> {
-        Ok(HostState {
+        let spares = args
+            .config
+            .warm_spares
+            .clone()
+            .map(|(k, template)| Spares::new(k, template));
+        let mut st = HostState {
             config: args.config,
             next_id: 1,
             admission: Admission::default(),
             sessions: HashMap::new(),
+            unslotted: HashSet::new(),
             counters: Counters::default(),
             draining: args.draining,
             admitting: true,
             events: args.events,
-        })
+            spares,
+        };
+        st.admit(&myself);
+        Ok(st)
     }
 
     async fn handle(
@@ -115,7 +178,9 @@ impl Actor for HostActor {
                 st.admit(&myself);
             }
             HostMsg::Ended { outcome, state } => {
-                st.admission.release(&outcome.tenant);
+                if !st.unslotted.remove(&outcome.id) {
+                    st.admission.release(&outcome.tenant);
+                }
                 st.end(outcome, &state);
                 st.admit(&myself);
             }
@@ -123,10 +188,47 @@ impl Actor for HostActor {
                 st.counters.restarted(&tenant);
                 st.config.telemetry.record_restart(&tenant);
             }
+            HostMsg::Hibernated { id, tenant } => {
+                if st.unslotted.insert(id) {
+                    st.admission.release(&tenant);
+                }
+                st.counters.hibernated();
+                st.admit(&myself);
+            }
+            HostMsg::Revive { id, tenant, go } => {
+                let ticket = Ticket::Revive { id, go };
+                // Bounded by the sessions already accepted, not the queue
+                // bounds: a logical session is never refused its revival.
+                if let Err((_, Ticket::Revive { go, .. })) =
+                    st.admission.push(&tenant, ticket, usize::MAX, usize::MAX)
+                {
+                    let _ = go.send(false);
+                }
+                st.admit(&myself);
+            }
+            HostMsg::Revived => st.counters.revived(),
+            HostMsg::Release(tenant) => {
+                st.admission.release(&tenant);
+                st.admit(&myself);
+            }
+            HostMsg::SpareReady(client) => {
+                if let Some(sp) = st.spares.as_mut() {
+                    if st.admitting {
+                        sp.started(client);
+                    } else {
+                        sp.started(None);
+                        if let Some(c) = client {
+                            tokio::spawn(async move { c.shutdown().await });
+                        }
+                    }
+                }
+                st.admit(&myself);
+            }
             HostMsg::Cancel(id) => {
                 let queued = st.sessions.get(&id).map(|h| h.tenant.clone());
                 if let Some(tenant) = queued
-                    && let Some(p) = st.admission.remove_queued(&tenant, |p| p.id == id)
+                    && let Some(Ticket::New(p)) =
+                        st.admission.remove_queued(&tenant, |t| t.is_new(id))
                 {
                     let outcome = st.unadmitted(&p, &tenant, Failure::Cancelled);
                     st.end(outcome, &p.state);
@@ -145,15 +247,29 @@ impl Actor for HostActor {
             }
             HostMsg::Drain(reply) => {
                 st.admitting = false;
-                let queued = st.admission.take_queued();
-                let cancelled = queued.len();
-                for (tenant, p) in queued {
-                    let outcome = st.unadmitted(&p, &tenant, Failure::Drained);
-                    st.end(outcome, &p.state);
+                let mut cancelled = 0;
+                for (tenant, ticket) in st.admission.take_queued() {
+                    match ticket {
+                        Ticket::New(p) => {
+                            cancelled += 1;
+                            let outcome = st.unadmitted(&p, &tenant, Failure::Drained);
+                            st.end(outcome, &p.state);
+                        }
+                        // Still hibernated: its supervision ends it.
+                        Ticket::Revive { go, .. } => {
+                            let _ = go.send(false);
+                        }
+                    }
                 }
                 let mut running: Vec<_> = st.sessions.values().cloned().collect();
                 running.sort_by_key(|h| h.id);
-                let _ = reply.send((running, cancelled));
+                let spares = st.spares.as_mut().map(Spares::take_all).unwrap_or_default();
+                let _ = reply.send(DrainStart {
+                    running,
+                    hibernated: st.unslotted.len(),
+                    cancelled,
+                    spares,
+                });
             }
         }
         Ok(())
@@ -176,21 +292,24 @@ impl HostState {
         self.next_id += 1;
         let (tx, rx) = watch::channel(SessionStatus::Queued);
         let stop = self.draining.child_token();
+        let gate = Gate::new();
         let handle = SessionHandle {
             id,
             tenant: Arc::from(tenant.as_str()),
             state: rx,
             stop: stop.clone(),
             host: myself.clone(),
+            gate: gate.clone(),
         };
-        let pending = Pending {
+        let pending = Ticket::New(Pending {
             id,
             builder,
             work,
             state: Arc::new(tx),
             stop,
             queued_at: Instant::now(),
-        };
+            gate,
+        });
         let (max, per) = (self.config.max_queued, self.config.max_queued_per_tenant);
         if let Err((full, _)) = self.admission.push(&tenant, pending, max, per) {
             self.counters.rejected();
@@ -205,48 +324,7 @@ impl HostState {
         Ok(handle)
     }
 
-    /// Starts whatever the limits allow, tenants taking turns.
-    fn admit(&mut self, myself: &ActorRef<HostMsg>) {
-        if !self.admitting {
-            return;
-        }
-        let config = &self.config;
-        while let Some((tenant, mut p)) = self
-            .admission
-            .next(config.max_sessions, |t| config.limit_for(t))
-        {
-            self.counters.admitted(&tenant);
-            let waited = p.queued_at.elapsed();
-            let telemetry = &config.telemetry;
-            if telemetry.is_enabled() {
-                telemetry.record_admission_wait(&tenant, waited);
-                telemetry.record_queue_depth(&tenant, self.admission.queued_of(&tenant) as u64);
-                if !p.builder.telemetry_handle().is_enabled() {
-                    p.builder.runtime.telemetry = telemetry.clone();
-                }
-            }
-            let _ = self.events.send(HostEvent::Admitted {
-                id: p.id,
-                tenant: tenant.clone(),
-                waited,
-            });
-            lifecycle::spawn(Lifecycle {
-                id: p.id,
-                tenant,
-                builder: p.builder,
-                work: p.work,
-                restart: config.restart.clone(),
-                state: p.state,
-                stop: p.stop,
-                draining: self.draining.clone(),
-                events: self.events.clone(),
-                host: myself.clone(),
-                queued_for: waited,
-            });
-        }
-    }
-
-    fn record_depth(&self, tenant: &str) {
+    pub(super) fn record_depth(&self, tenant: &str) {
         if self.config.telemetry.is_enabled() {
             let depth = self.admission.queued_of(tenant) as u64;
             self.config.telemetry.record_queue_depth(tenant, depth);
@@ -293,6 +371,10 @@ impl HostState {
         let mut m = self.counters.totals.clone();
         m.queued = self.admission.queued_total();
         m.running = self.admission.running_total();
+        m.hibernated = self.unslotted.len();
+        m.logical = self.sessions.len();
+        m.spares = self.spares.as_ref().map_or(0, Spares::ready);
+        m.live = m.running + self.spares.as_ref().map_or(0, Spares::slots);
         m.draining = !self.admitting;
         for t in m.by_tenant.values_mut() {
             t.queued = 0;

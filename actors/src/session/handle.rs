@@ -197,6 +197,20 @@ impl Session {
         self.shared().stderr.tail()
     }
 
+    /// True while a `user` frame sent has no `result` read yet (a turn is
+    /// running). A host asks before hibernating an idle session.
+    pub fn turn_open(&self) -> bool {
+        self.shared().turn_open()
+    }
+
+    /// Time since the last line read from the CLI or `user` frame sent:
+    /// the clock the idle watchdog and a host's hibernation go by.
+    pub fn idle_for(&self) -> Duration {
+        let shared = self.shared();
+        let last = Duration::from_millis(shared.last_activity_ms());
+        shared.started.elapsed().saturating_sub(last)
+    }
+
     /// True once shutdown has begun (nothing new is admitted).
     pub fn is_closed(&self) -> bool {
         self.shared().is_closing()

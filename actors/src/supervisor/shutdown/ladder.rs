@@ -44,6 +44,8 @@ pub enum ShutdownCause {
     HostDrain,
     /// The idle watchdog's `Shutdown` action fired.
     IdleTimeout,
+    /// A host hibernated the idle session (it may be resumed later).
+    Hibernate,
 }
 
 impl std::fmt::Display for ShutdownCause {
@@ -60,6 +62,7 @@ impl std::fmt::Display for ShutdownCause {
             Self::Fatal { reason } => write!(f, "internal fault: {reason}"),
             Self::HostDrain => f.write_str("the host drained its sessions"),
             Self::IdleTimeout => f.write_str("the idle watchdog fired"),
+            Self::Hibernate => f.write_str("the host hibernated the idle session"),
         }
     }
 }
