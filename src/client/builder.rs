@@ -310,7 +310,7 @@ impl ClientBuilder {
     }
 
     /// Starts the CLI and waits for its `initialize` reply.
-    pub async fn connect(self) -> Result<Client> {
+    pub async fn connect(mut self) -> Result<Client> {
         let trace = self
             .runtime
             .telemetry

@@ -10,8 +10,11 @@ use tokio::sync::mpsc;
 use super::ClientBuilder;
 use crate::Result;
 use crate::protocol::Message;
+use crate::store::materialize::materialize_loaded;
 use crate::store::mirror::{self, MirrorHandle, MirrorMode};
-use crate::store::{SessionKey, SessionStore, is_session_id, materialize_session, project_key_for};
+use crate::store::{
+    SessionKey, SessionStore, is_session_id, latest_session, materialize_session, project_key_for,
+};
 
 impl ClientBuilder {
     /// Mirrors the session's transcript into `store`: the CLI is started
@@ -55,11 +58,23 @@ impl ClientBuilder {
     /// unless they are there already, so the resume works on a machine or
     /// config directory that never ran the session. A resume id that is not
     /// a UUID, or a session the store does not have, is passed on as is.
-    pub(crate) async fn restore_from_store(&self) -> Result<()> {
-        let (Some(store), Some(id)) = (&self.runtime.session_store, &self.options.resume) else {
+    ///
+    /// With [`Options::continue_conversation`](crate::Options::continue_conversation)
+    /// instead, the store's newest non-sidechain session of the project
+    /// (see [`latest_session`]) is materialized and the CLI gets
+    /// `--resume <id>` in place of `--continue`, as the official SDKs do:
+    /// the store, not the local disk, says which conversation is the last.
+    /// A project with no stored session leaves `--continue` as it is.
+    /// `fork_session` and `resume_session_at` apply to the resumed session
+    /// either way.
+    pub(crate) async fn restore_from_store(&mut self) -> Result<()> {
+        let Some(store) = self.runtime.session_store.clone() else {
             return Ok(());
         };
-        if !is_session_id(id) {
+        let resume = self.options.resume.clone();
+        if resume.as_deref().is_some_and(|id| !is_session_id(id))
+            || (resume.is_none() && !self.options.continue_conversation)
+        {
             return Ok(());
         }
         let cwd = self.options.cwd.clone();
@@ -73,10 +88,30 @@ impl ClientBuilder {
         .await
         .map_err(|e| crate::Error::InvalidConfig(format!("resolving the cwd failed: {e}")))?;
         let project = self.runtime.mirror.project_key.clone();
-        let key = SessionKey::new(project.unwrap_or_else(|| local.clone()), id.clone());
+        let project = project.unwrap_or_else(|| local.clone());
         let dir = mirror::projects_dir(&self.options.env).join(local);
-        if let Some(done) = materialize_session(&**store, &key, &dir).await? {
-            tracing::debug!(%key, files = done.files, entries = done.entries, "resume: restored from the session store");
+        let done = match resume {
+            Some(id) => materialize_session(&*store, &SessionKey::new(project, id), &dir).await?,
+            None => match latest_session(&*store, &project).await? {
+                Some((id, main)) => {
+                    let key = SessionKey::new(project, id.clone());
+                    let done = materialize_loaded(&*store, &key, main, &dir).await?;
+                    tracing::debug!(%key, "continue: resuming the store's newest session");
+                    self.options.resume = Some(id);
+                    Some(done)
+                }
+                None => None,
+            },
+        };
+        if let Some(done) = done {
+            // Resolved to one session: `--continue` next to `--resume`
+            // would be the CLI's to arbitrate.
+            self.options.continue_conversation = false;
+            tracing::debug!(
+                files = done.files,
+                entries = done.entries,
+                "resume: restored from the session store"
+            );
         }
         Ok(())
     }

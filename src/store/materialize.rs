@@ -24,6 +24,16 @@ pub enum ResumeError {
         #[source]
         source: StoreError,
     },
+    /// The store failed to list a project's sessions (for
+    /// `continue_conversation`: the newest one is resumed).
+    #[error("could not list the sessions of project {project_key} in the session store")]
+    List {
+        /// The project key.
+        project_key: String,
+        /// The store's error.
+        #[source]
+        source: StoreError,
+    },
     /// The store did not answer within [`LOAD_TIMEOUT`].
     #[error("loading {key} from the session store took over {} s", LOAD_TIMEOUT.as_secs())]
     Timeout {
@@ -77,7 +87,22 @@ pub async fn materialize_session(
     let Some(main) = load(store, &key).await?.filter(|e| !e.is_empty()) else {
         return Ok(None);
     };
+    materialize_loaded(store, &key, main, project_dir)
+        .await
+        .map(Some)
+}
+
+/// [`materialize_session`] with the main transcript already loaded (the
+/// `continue` path loads it to tell sidechains apart).
+pub(crate) async fn materialize_loaded(
+    store: &dyn SessionStore,
+    key: &SessionKey,
+    main: Vec<StoreEntry>,
+    project_dir: &Path,
+) -> Result<Materialized, ResumeError> {
+    let key = key.main();
     let mut files = vec![(project_dir.join(format!("{}.jsonl", key.session_id)), main)];
+    let mut sidecars = Vec::new();
     let subpaths = match bounded(&key, store.list_subkeys(&key.project_key, &key.session_id)).await
     {
         Ok(list) => list,
@@ -96,27 +121,32 @@ pub async fn materialize_session(
         let file = session_dir.join(format!("{}.jsonl", rel.display()));
         let sub = key.clone().with_subpath(subpath);
         if let Some(entries) = load(store, &sub).await? {
-            files.push((file, entries));
+            let (meta, transcript) = split_agent_metadata(entries);
+            if let Some(meta) = meta {
+                sidecars.push((sidecar_path(&file), meta));
+            }
+            if !transcript.is_empty() {
+                files.push((file, transcript));
+            }
         }
     }
     let dir = project_dir.to_path_buf();
-    tokio::task::spawn_blocking(move || write_missing(files))
+    tokio::task::spawn_blocking(move || write_missing(files, sidecars))
         .await
         .map_err(|e| ResumeError::Write {
             path: dir,
             source: std::io::Error::other(e.to_string()),
         })?
-        .map(Some)
 }
 
-async fn load(
+pub(crate) async fn load(
     store: &dyn SessionStore,
     key: &SessionKey,
 ) -> Result<Option<Vec<StoreEntry>>, ResumeError> {
     bounded(key, store.load(key)).await
 }
 
-async fn bounded<T>(
+pub(crate) async fn bounded<T>(
     key: &SessionKey,
     call: impl Future<Output = Result<T, StoreError>>,
 ) -> Result<T, ResumeError> {
@@ -142,41 +172,91 @@ fn safe_relative(subpath: &str) -> Option<PathBuf> {
 /// Writes each file that does not exist yet, whole or not at all (a
 /// temporary file renamed into place, owner-only: transcripts hold the
 /// conversation).
-fn write_missing(files: Vec<(PathBuf, Vec<StoreEntry>)>) -> Result<Materialized, ResumeError> {
+fn write_missing(
+    files: Vec<(PathBuf, Vec<StoreEntry>)>,
+    sidecars: Vec<(PathBuf, StoreEntry)>,
+) -> Result<Materialized, ResumeError> {
     let mut done = Materialized::default();
+    for (path, meta) in sidecars {
+        if path.exists() {
+            continue;
+        }
+        write_atomically(&path, |out| {
+            serde_json::to_writer(out, &meta).map_err(Into::into)
+        })?;
+    }
     for (path, entries) in files {
         if path.exists() {
             continue;
         }
-        let fail = |source| ResumeError::Write {
-            path: path.clone(),
-            source,
-        };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        std::fs::create_dir_all(dir).map_err(fail)?;
-        let tmp = path.with_extension("jsonl.resume-tmp");
-        let written = write_jsonl(&tmp, &entries).and_then(|()| std::fs::rename(&tmp, &path));
-        if let Err(e) = written {
-            let _ = std::fs::remove_file(&tmp);
-            return Err(fail(e));
-        }
+        write_atomically(&path, |out| {
+            for entry in &entries {
+                serde_json::to_writer(&mut *out, entry)?;
+                out.write_all(b"\n")?;
+            }
+            Ok(())
+        })?;
         done.files += 1;
         done.entries += entries.len();
     }
     Ok(done)
 }
 
-fn write_jsonl(path: &Path, entries: &[StoreEntry]) -> std::io::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut out = std::io::BufWriter::new(options.open(path)?);
-    for entry in entries {
-        serde_json::to_writer(&mut out, entry)?;
-        out.write_all(b"\n")?;
+/// Writes `path` whole or not at all: into a temporary file, owner-only,
+/// renamed into place.
+fn write_atomically(
+    path: &Path,
+    fill: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), ResumeError> {
+    let fail = |source| ResumeError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".resume-tmp");
+    let tmp = PathBuf::from(tmp);
+    let written = (|| {
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut out = std::io::BufWriter::new(options.open(&tmp)?);
+        fill(&mut out)?;
+        out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail(e));
     }
-    out.into_inner().map_err(|e| e.into_error())?.sync_all()
+    Ok(())
+}
+
+/// Splits the CLI's `{"type": "agent_metadata", ...}` entries (its
+/// `.meta.json` sidecar, mirrored into the subagent's stream) from the
+/// transcript lines: the last one wins, as it is rewritten on resume, and
+/// it is returned without its synthetic `type`.
+fn split_agent_metadata(entries: Vec<StoreEntry>) -> (Option<StoreEntry>, Vec<StoreEntry>) {
+    let mut meta = None;
+    let mut transcript = Vec::with_capacity(entries.len());
+    for entry in entries {
+        if entry.get("type").and_then(|t| t.as_str()) == Some("agent_metadata") {
+            meta = Some(entry);
+        } else {
+            transcript.push(entry);
+        }
+    }
+    if let Some(serde_json::Value::Object(map)) = &mut meta {
+        map.remove("type");
+    }
+    (meta, transcript)
+}
+
+/// `agent-<id>.jsonl` -> `agent-<id>.meta.json`, beside it.
+fn sidecar_path(transcript: &Path) -> PathBuf {
+    transcript.with_extension("meta.json")
 }
 
 #[cfg(test)]
@@ -238,6 +318,33 @@ mod tests {
             .unwrap()
             .unwrap();
         assert_eq!(again, Materialized::default());
+    }
+
+    #[tokio::test]
+    async fn a_subagents_agent_metadata_entry_becomes_its_meta_json_sidecar() {
+        let store = MemoryStore::new();
+        let key = SessionKey::new("p", ID);
+        let sub = key.clone().with_subpath("subagents/agent-1");
+        store.append(&key, &[json!({"uuid": "a"})]).await.unwrap();
+        let old_meta = json!({"type": "agent_metadata", "agentType": "old"});
+        let meta = json!({"type": "agent_metadata", "agentType": "general-purpose"});
+        let line = json!({"uuid": "c", "isSidechain": true});
+        store
+            .append(&sub, &[old_meta, line.clone(), meta])
+            .await
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        materialize_session(&store, &key, dir.path()).await.unwrap();
+        let agents = dir.path().join(ID).join("subagents");
+        let transcript = std::fs::read_to_string(agents.join("agent-1.jsonl")).unwrap();
+        assert_eq!(transcript, format!("{line}\n"), "transcript lines only");
+        let sidecar = std::fs::read_to_string(agents.join("agent-1.meta.json")).unwrap();
+        let sidecar: serde_json::Value = serde_json::from_str(&sidecar).unwrap();
+        assert_eq!(
+            sidecar,
+            json!({"agentType": "general-purpose"}),
+            "the last, untyped"
+        );
     }
 
     #[tokio::test]

@@ -21,7 +21,8 @@ mod entry;
 mod error;
 mod file;
 mod key;
-mod materialize;
+mod latest;
+pub(crate) mod materialize;
 mod memory;
 pub mod mirror;
 mod open;
@@ -39,6 +40,7 @@ pub use entry::{SessionListEntry, SessionSummary, StoreEntry, entry_uuid};
 pub use error::StoreError;
 pub use file::FileStore;
 pub use key::{SessionKey, key_for_mirror_path, project_key_for, sanitize_path};
+pub use latest::latest_session;
 pub use materialize::{
     LOAD_TIMEOUT, Materialized, ResumeError, is_session_id, materialize_session,
 };

@@ -158,6 +158,23 @@ fn control_request(line: &[u8], m: &scan::Members<'_>) -> Result<Envelope, Unrou
     })
 }
 
+/// The `type` of a line that starts `{"type":"<kind>"` with a plain kind
+/// (no escapes), when routing it needs nothing but that: not control
+/// traffic, not `system` (an `init` carries the session id), not `result`
+/// (it ends a turn). `None` sends the line through [`peek`]. Only the
+/// prefix is read; the rest of the line is not checked here.
+pub(crate) fn leading_plain_kind(line: &[u8]) -> Option<String> {
+    let rest = line.strip_prefix(br#"{"type":""#)?;
+    let end = memchr::memchr2(b'"', b'\\', rest)?;
+    if rest[end] != b'"' {
+        return None;
+    }
+    let kind = std::str::from_utf8(&rest[..end]).ok()?;
+    let plain =
+        !kind.is_empty() && !kind.starts_with("control_") && kind != "system" && kind != "result";
+    plain.then(|| kind.to_owned())
+}
+
 /// A raw JSON value as a string, if it is one.
 fn raw_string(raw: &[u8]) -> Option<String> {
     let inner = raw.strip_prefix(b"\"")?.strip_suffix(b"\"")?;
@@ -277,6 +294,31 @@ pub(crate) fn scan_oversized_prefix(prefix: &[u8]) -> OversizedKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_plain_leading_type_of_a_plain_frame_skips_the_scan() {
+        let kind = |l: &str| leading_plain_kind(l.as_bytes());
+        assert_eq!(
+            kind(r#"{"type":"transcript_mirror","entries":[]}"#).as_deref(),
+            Some("transcript_mirror")
+        );
+        assert_eq!(
+            kind(r#"{"type":"assistant"}"#).as_deref(),
+            Some("assistant")
+        );
+        for routed in [
+            r#"{"type":"system","subtype":"init"}"#,
+            r#"{"type":"result"}"#,
+            r#"{"type":"control_request"}"#,
+            r#"{"type":"as\u0073istant"}"#,
+            r#"{"type":""}"#,
+            r#"{ "type":"assistant"}"#,
+            r#"{"subtype":"x","type":"assistant"}"#,
+            r#"{"type":"assistant"#,
+        ] {
+            assert_eq!(kind(routed), None, "{routed}");
+        }
+    }
     use serde_json::json;
 
     #[test]

@@ -108,6 +108,24 @@ impl Loop {
     }
 
     async fn route(&mut self, line: Bytes) {
+        // A divert sees a plain frame before the envelope scan when the
+        // line names its type first (the CLI's key order): a flood of
+        // frames it takes (the session mirror's) costs no scan. A frame it
+        // leaves goes the usual way, without being offered twice.
+        if let (Some(divert), Some(kind)) = (&mut self.divert, envelope::leading_plain_kind(&line))
+        {
+            let frame = Frame { kind, line };
+            if divert(&frame) {
+                return;
+            }
+            return self.route_scanned(frame.line, true).await;
+        }
+        self.route_scanned(line, false).await;
+    }
+
+    /// Routes `line` by its scanned envelope; `offered`: the divert has
+    /// seen it already.
+    async fn route_scanned(&mut self, line: Bytes, offered: bool) {
         let env = match envelope::peek(&line) {
             Ok(env) => env,
             Err(Unroutable::NotJson) => return self.skipped(SkipReason::NotJson, &line),
@@ -154,14 +172,16 @@ impl Loop {
                 if kind == "result" {
                     self.shared.turn_ended();
                 }
-                return self.deliver(Frame { kind, line }).await;
+                return self.deliver(Frame { kind, line }, offered).await;
             }
         };
         let _ = self.dispatch.cast(msg);
     }
 
-    async fn deliver(&mut self, frame: Frame) {
-        if let Some(divert) = &mut self.divert {
+    /// Queues `frame` for the consumer, unless the divert (when it was not
+    /// `offered` the frame already) takes it.
+    async fn deliver(&mut self, frame: Frame, offered: bool) {
+        if let Some(divert) = self.divert.as_mut().filter(|_| !offered) {
             if divert(&frame) {
                 return;
             }

@@ -40,7 +40,9 @@ pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
 
 /// Offered every consumer frame (not control traffic) on the read loop,
 /// before it is queued for the consumer; returns `true` to take the frame
-/// out of the consumer's stream. Runs on the read loop: keep it quick and
+/// out of the consumer's stream. A line that starts `{"type":"<kind>"` (the
+/// CLI's key order) is offered before the reader checks the rest of it:
+/// a divert that takes it parses it itself. Each frame is offered once. Runs on the read loop: keep it quick and
 /// never block (hand the frame to a bounded buffer). Dropped when the read
 /// loop ends, so a receiver on the other side of it sees the end of the
 /// CLI's output.

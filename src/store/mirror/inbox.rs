@@ -38,7 +38,26 @@ pub(crate) struct Dropped {
 struct State {
     items: VecDeque<Item>,
     bytes: usize,
+    /// Mirror frames among `items`.
+    frames: usize,
     dropped: Dropped,
+}
+
+/// When a push wakes the mirror task.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Wake {
+    /// Once this many mirror frames are queued...
+    pub(crate) frames: usize,
+    /// ...or this many bytes of them. A turn's end and the close always wake.
+    pub(crate) bytes: usize,
+}
+
+impl Wake {
+    /// Every push wakes the task.
+    pub(crate) const EVERY_PUSH: Wake = Wake {
+        frames: 0,
+        bytes: 0,
+    };
 }
 
 /// Shared by the read loop's hook (writer) and the mirror task (reader).
@@ -49,6 +68,7 @@ pub(crate) struct Inbox {
     /// Latched when the read loop let go of its hook: the CLI's output ended.
     closed: CancellationToken,
     max_bytes: usize,
+    wake: Wake,
 }
 
 /// The fields of a mirror frame the overflow accounting needs.
@@ -61,12 +81,16 @@ struct Counted {
 }
 
 impl Inbox {
-    pub(crate) fn new(max_bytes: usize) -> Self {
+    /// An inbox holding up to `max_bytes` of frames, waking its reader as
+    /// `wake` says: a task that only appends per turn need not be woken
+    /// (a thread hand-off) for every frame of a flood.
+    pub(crate) fn new(max_bytes: usize, wake: Wake) -> Self {
         Self {
             state: Mutex::new(State::default()),
             notify: Notify::new(),
             closed: CancellationToken::new(),
             max_bytes,
+            wake,
         }
     }
 
@@ -82,7 +106,7 @@ impl Inbox {
     /// the oldest queued frames first; one larger than the whole cap is
     /// still admitted into an empty queue (it is bounded by the line limit).
     pub(crate) fn push(&self, item: Item) {
-        {
+        let wake = {
             let mut st = self.lock();
             if let Item::Mirror(line) = &item {
                 while st.bytes + line.len() > self.max_bytes {
@@ -91,6 +115,7 @@ impl Inbox {
                     };
                     if let Item::Mirror(old) = old {
                         st.bytes -= old.len();
+                        st.frames -= 1;
                         let counted = serde_json::from_slice::<Counted>(&old).ok();
                         st.dropped.frames += 1;
                         if let Some(c) = counted {
@@ -100,10 +125,18 @@ impl Inbox {
                     }
                 }
                 st.bytes += line.len();
+                st.frames += 1;
             }
+            let wake = match item {
+                Item::Mirror(_) => st.frames >= self.wake.frames || st.bytes >= self.wake.bytes,
+                Item::TurnEnd => true,
+            };
             st.items.push_back(item);
+            wake
+        };
+        if wake {
+            self.notify.notify_one();
         }
-        self.notify.notify_one();
     }
 
     /// The read loop is done: no more pushes.
@@ -130,6 +163,7 @@ impl Inbox {
                 let mut st = self.lock();
                 if !st.items.is_empty() || st.dropped.frames > 0 || self.is_closed() {
                     st.bytes = 0;
+                    st.frames = 0;
                     let items = std::mem::take(&mut st.items).into();
                     return (items, std::mem::take(&mut st.dropped));
                 }
@@ -154,7 +188,7 @@ mod tests {
     async fn overflow_drops_the_oldest_frames_and_counts_their_entries() {
         let first = frame("/p/a/s.jsonl", 3);
         let cap = first.len() * 2;
-        let inbox = Inbox::new(cap);
+        let inbox = Inbox::new(cap, Wake::EVERY_PUSH);
         inbox.push(Item::Mirror(first));
         inbox.push(Item::TurnEnd);
         inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 3)));
@@ -169,8 +203,29 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn frames_below_the_wake_threshold_wait_for_a_turn_end() {
+        let inbox = Inbox::new(
+            1 << 20,
+            Wake {
+                frames: 3,
+                bytes: 1 << 20,
+            },
+        );
+        inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 1)));
+        inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 1)));
+        let asleep = tokio::time::timeout(std::time::Duration::ZERO, inbox.notify.notified());
+        assert!(asleep.await.is_err(), "two frames do not wake the task");
+        inbox.push(Item::TurnEnd);
+        inbox.notify.notified().await;
+        inbox.push(Item::Mirror(frame("/p/a/s.jsonl", 1)));
+        inbox.notify.notified().await;
+        let (items, _) = inbox.take().await;
+        assert_eq!(items.len(), 4);
+    }
+
+    #[tokio::test]
     async fn take_returns_empty_once_closed() {
-        let inbox = Inbox::new(1024);
+        let inbox = Inbox::new(1024, Wake::EVERY_PUSH);
         inbox.close();
         let (items, dropped) = inbox.take().await;
         assert!(items.is_empty());

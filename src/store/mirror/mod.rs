@@ -12,6 +12,11 @@
 //! ([`MirrorError`](crate::protocol::MirrorError)) appears in the session's
 //! message stream. The session never waits for the store.
 //!
+//! In batched mode the read loop wakes the task only at a turn's end, or
+//! once [`MAX_PENDING_ENTRIES`] frames or [`MAX_PENDING_BYTES`] are queued
+//! (when it would append early anyway): a flood costs no task wake-up per
+//! frame.
+//!
 //! **Overflow.** While the task waits for a slow store, frames queue in a
 //! buffer of [`MAX_QUEUED_BYTES`]. A frame that does not fit drops the
 //! oldest queued frames: their entries count as unpersisted and one
@@ -34,7 +39,7 @@ use claude_agent_actors::FrameDivert;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use self::inbox::{Inbox, Item};
+use self::inbox::{Inbox, Item, Wake};
 use super::SessionStore;
 use crate::protocol::Message;
 
@@ -144,7 +149,16 @@ pub(crate) fn start(
     settings: &MirrorSettings,
     projects_dir: PathBuf,
 ) -> (FrameDivert, MirrorHandle, mpsc::Receiver<Message>) {
-    let inbox = Arc::new(Inbox::new(MAX_QUEUED_BYTES));
+    // Batched mode appends per turn or once this much is pending: the task
+    // need not look earlier.
+    let wake = match settings.mode {
+        MirrorMode::Batched => Wake {
+            frames: MAX_PENDING_ENTRIES,
+            bytes: MAX_PENDING_BYTES,
+        },
+        MirrorMode::Eager => Wake::EVERY_PUSH,
+    };
+    let inbox = Arc::new(Inbox::new(MAX_QUEUED_BYTES, wake));
     let counts = Arc::new(Counts::default());
     let finished = CancellationToken::new();
     let (errors_tx, errors_rx) = mpsc::channel(MAX_QUEUED_ERRORS);

@@ -30,20 +30,53 @@ struct Pending {
     batches: Vec<(SessionKey, Vec<StoreEntry>)>,
     entries: usize,
     bytes: usize,
+    /// The last frame's `filePath` and its key: a flood writes one file,
+    /// so the path is mapped once, not per frame.
+    last_path: Option<(String, SessionKey)>,
 }
 
 impl Pending {
-    fn add(&mut self, key: SessionKey, entries: Vec<StoreEntry>, bytes: usize) {
+    /// Adds a frame's entries for the file at `path` mapped to `key`.
+    fn add(&mut self, path: String, key: SessionKey, entries: Vec<StoreEntry>, bytes: usize) {
         self.entries += entries.len();
         self.bytes += bytes;
-        match self.batches.iter_mut().find(|(k, _)| *k == key) {
-            Some((_, batch)) => batch.extend(entries),
-            None => self.batches.push((key, entries)),
+        push_batch(&mut self.batches, &key, entries);
+        self.last_path = Some((path, key));
+    }
+
+    /// Adds a frame's entries when `path` is the last frame's file; gives
+    /// them back otherwise.
+    fn add_same_file(
+        &mut self,
+        path: &str,
+        entries: Vec<StoreEntry>,
+        bytes: usize,
+    ) -> Result<(), Vec<StoreEntry>> {
+        match &self.last_path {
+            Some((p, key)) if p == path => {
+                self.entries += entries.len();
+                self.bytes += bytes;
+                push_batch(&mut self.batches, key, entries);
+                Ok(())
+            }
+            _ => Err(entries),
         }
     }
 
     fn is_full(&self) -> bool {
         self.entries >= MAX_PENDING_ENTRIES || self.bytes >= MAX_PENDING_BYTES
+    }
+}
+
+/// `entries` onto `key`'s batch, or a new batch at the end.
+fn push_batch(
+    batches: &mut Vec<(SessionKey, Vec<StoreEntry>)>,
+    key: &SessionKey,
+    entries: Vec<StoreEntry>,
+) {
+    match batches.iter_mut().find(|(k, _)| k == key) {
+        Some((_, batch)) => batch.extend(entries),
+        None => batches.push((key.clone(), entries)),
     }
 }
 
@@ -174,12 +207,15 @@ impl Ctx<'_> {
         };
         let entries = frame.entries.unwrap_or_default();
         let path = frame.file_path.unwrap_or_default();
+        let Err(entries) = pending.add_same_file(&path, entries, line.len()) else {
+            return;
+        };
         match key_for_mirror_path(Path::new(&path), self.projects_dir) {
             Some(mut key) => {
                 if let Some(project) = self.project_key {
                     project.clone_into(&mut key.project_key);
                 }
-                pending.add(key, entries, line.len());
+                pending.add(path, key, entries, line.len());
             }
             None if entries.is_empty() => {}
             None => {
