@@ -27,10 +27,11 @@ mod job;
 mod job_options;
 mod layout;
 mod outcome;
+mod results;
 
 use std::time::Duration;
 
-use async_nats::jetstream::consumer::{DeliverPolicy, PullConsumer, pull};
+use async_nats::jetstream::consumer::PullConsumer;
 use async_nats::jetstream::message::PublishMessage;
 use async_nats::jetstream::stream::{LastRawMessageErrorKind, Stream as JsStream};
 use async_nats::jetstream::{self as js};
@@ -76,6 +77,8 @@ pub struct RecordedOutcome {
     pub outcome: JobOutcome,
     /// Outcomes recorded after this one, when it was read (0: caught up).
     pub pending: u64,
+    /// Its sequence in the results stream.
+    pub sequence: u64,
 }
 
 impl Fleet {
@@ -167,32 +170,7 @@ impl Fleet {
         &self,
         filter_subject: String,
     ) -> Result<BoxStream<'static, Result<RecordedOutcome, FleetError>>, FleetError> {
-        let what = format!("read {filter_subject}");
-        let consumer = self
-            .results
-            .create_consumer(pull::OrderedConfig {
-                filter_subject,
-                deliver_policy: DeliverPolicy::All,
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| FleetError::js(what.clone(), e))?;
-        let messages = consumer
-            .messages()
-            .await
-            .map_err(|e| FleetError::js(what.clone(), e))?;
-        Ok(messages
-            .map(move |m| {
-                let m = m.map_err(|e| FleetError::js(what.clone(), e))?;
-                let pending = m.info().map(|i| i.pending).unwrap_or(0);
-                let outcome =
-                    serde_json::from_slice(&m.payload).map_err(|source| FleetError::Malformed {
-                        subject: m.subject.to_string(),
-                        source,
-                    })?;
-                Ok(RecordedOutcome { outcome, pending })
-            })
-            .boxed())
+        Ok(results::follow(self.results.clone(), filter_subject))
     }
 
     /// For workers: the shared durable consumer of the jobs stream,

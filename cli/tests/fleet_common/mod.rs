@@ -137,9 +137,15 @@ impl NatsServer {
         }
     }
 
-    /// Starts it again on the same port and store.
+    /// Stops the server (SIGTERM: it flushes its store and closes its
+    /// clients' connections) and starts it again on the same port and
+    /// store. (A SIGKILLed single server may lose writes it had already
+    /// acknowledged: its file store flushes in the background.)
     pub fn restart(&mut self) {
-        self.kill();
+        if let Some(mut c) = self.child.take() {
+            unsafe { libc::kill(c.id() as i32, libc::SIGTERM) };
+            let _ = c.wait();
+        }
         self.launch();
     }
 }
