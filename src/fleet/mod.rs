@@ -229,15 +229,14 @@ impl Fleet {
         let mut letters = Vec::new();
         let mut seq = 1;
         while seq <= last {
-            match stream.get_raw_message(seq).await {
-                Ok(m) => letters.push(serde_json::from_slice(&m.payload).map_err(|source| {
+            // A message aged out or deleted is skipped.
+            if let Ok(m) = stream.get_raw_message(seq).await {
+                letters.push(serde_json::from_slice(&m.payload).map_err(|source| {
                     FleetError::Malformed {
                         subject: m.subject.to_string(),
                         source,
                     }
-                })?),
-                // Aged out or deleted: skip it.
-                Err(_) => {}
+                })?);
             }
             seq += 1;
         }

@@ -3,6 +3,7 @@
 //! run it through the host with in-progress acks, then record its outcome
 //! and ack (or release it, or let it be redelivered).
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -10,7 +11,7 @@ use claude_agent::ClientBuilder;
 use claude_agent::fleet::async_nats::jetstream::{AckKind, Message};
 use claude_agent::fleet::{DeadLetter, JobId, JobOutcome, JobSpec};
 use claude_agent::host::HostError;
-use claude_agent::store::SessionKey;
+use claude_agent::store::{SessionKey, project_key_for};
 use serde_json::{Value, json};
 use tokio::sync::OwnedSemaphorePermit;
 
@@ -25,7 +26,7 @@ const RETRY_DELAY: Duration = Duration::from_millis(500);
 /// restarting).
 const RECORD_RETRY: Duration = Duration::from_millis(250);
 
-pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePermit) {
+pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, slot: OwnedSemaphorePermit) {
     let info = msg.info().ok().map(|i| (i.delivered, i.stream_sequence));
     let (delivered, seq) = info.unwrap_or((1, 0));
     let deliveries = u64::try_from(delivered).unwrap_or(1);
@@ -40,11 +41,22 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePer
         .or_else(|| raw.get("id").and_then(|v| JobId::from_value(v).ok()))
         .or_else(|| JobId::new(format!("seq-{seq}")).ok())
         .unwrap_or_else(JobId::generate);
-    match ctx.fleet.recorded(&id).await {
+    // Two look-ups at once: is the outcome recorded already, and has a new
+    // conversation's session a transcript to resume?
+    let session_probe = async {
+        match &parsed {
+            Ok(job) if job.session_id.is_none() => {
+                Some(stored(&ctx, job, &id.session_uuid()).await)
+            }
+            _ => None,
+        }
+    };
+    let (recorded, probe) = tokio::join!(ctx.fleet.recorded(&id), session_probe);
+    match recorded {
         Ok(Some(_)) => {
             // Recorded by a worker that died before its ack, or submitted
             // again beyond the dedup window: never run twice for nothing.
-            let _ = msg.double_ack().await;
+            let _ = msg.ack().await;
             let (j, t) = (
                 json!({"kind": "job_skipped", "job_id": id, "reason": "outcome already recorded"}),
                 format!("job {id}: its outcome is already recorded; acked"),
@@ -62,7 +74,7 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePer
         }
     }
     if ctx.draining.is_cancelled() {
-        let _ = msg.ack_with(super::job::NAK_NOW).await;
+        let _ = msg.ack_with(NAK_NOW).await;
         return;
     }
     let tenant = raw["tenant"].as_str().unwrap_or("?").to_owned();
@@ -110,7 +122,7 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePer
         Some(s) => (s.clone(), true),
         None => {
             let s = id.session_uuid();
-            match stored(&ctx, &job.tenant, &s).await {
+            match probe.unwrap_or(Ok(false)) {
                 Ok(has) => (s, has),
                 Err(e) => {
                     ctx.out
@@ -168,6 +180,9 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePer
             _ = progress.tick() => { let _ = msg.ack_with(AckKind::Progress).await; }
         }
     };
+    // The CLI is gone: the slot can take the next job while this one's
+    // outcome is recorded.
+    drop(slot);
     let outcome = JobOutcome::from_session(
         id.clone(),
         Some(session),
@@ -199,14 +214,43 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, _slot: OwnedSemaphorePer
     }
 }
 
-/// Whether the store has entries of the tenant's session `id`.
-async fn stored(ctx: &Ctx, tenant: &str, id: &str) -> Result<bool, String> {
-    let key = SessionKey::new(tenant, id);
-    match tokio::time::timeout(ctx.timeout, ctx.store.load(&key)).await {
-        Ok(Ok(entries)) => Ok(entries.is_some_and(|e| !e.is_empty())),
-        Ok(Err(e)) => Err(crate::store::with_causes(&e)),
-        Err(_) => Err("no answer".into()),
+/// Whether the session `id` has a transcript to resume: in the store
+/// (any worker's earlier attempt), or in this machine's CLI config folder
+/// (an attempt here that crashed before its turn was mirrored: starting it
+/// again with `--session-id` would be refused as a session in use).
+async fn stored(ctx: &Ctx, job: &JobSpec, id: &str) -> Result<bool, String> {
+    let key = SessionKey::new(job.tenant.clone(), id);
+    let in_store = match tokio::time::timeout(ctx.timeout, ctx.store.load(&key)).await {
+        Ok(Ok(entries)) => entries.is_some_and(|e| !e.is_empty()),
+        Ok(Err(e)) => return Err(crate::store::with_causes(&e)),
+        Err(_) => return Err("no answer".into()),
+    };
+    if in_store {
+        return Ok(true);
     }
+    let cwd = job
+        .options
+        .get("cwd")
+        .and_then(Value::as_str)
+        .map(PathBuf::from);
+    let file = format!("{id}.jsonl");
+    tokio::task::spawn_blocking(move || {
+        let config = std::env::var_os("CLAUDE_CONFIG_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+            .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".claude")));
+        let cwd = cwd.or_else(|| std::env::current_dir().ok());
+        match (config, cwd) {
+            (Some(config), Some(cwd)) => config
+                .join("projects")
+                .join(project_key_for(&cwd))
+                .join(file)
+                .is_file(),
+            _ => false,
+        }
+    })
+    .await
+    .map_err(|e| e.to_string())
 }
 
 /// Publishes the dead letter, records the outcome, terminates the job.
@@ -238,11 +282,11 @@ async fn finish(ctx: &Ctx, msg: &Message, outcome: JobOutcome, term: bool) {
         return;
     }
     // Recorded: a lost ack only means the next worker finds it recorded.
-    let _ = if term {
-        msg.ack_with(AckKind::Term).await
-    } else {
-        msg.double_ack().await
-    };
+    // Not confirmed (`double_ack`): a lost ack costs a redelivery that the
+    // next worker settles by finding the outcome, not a round trip per job.
+    let _ = msg
+        .ack_with(if term { AckKind::Term } else { AckKind::Ack })
+        .await;
     let status = if outcome.completed {
         "completed"
     } else {

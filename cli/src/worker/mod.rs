@@ -113,7 +113,9 @@ pub(crate) fn run(args: WorkerArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(serve(args))
+    // Read before the runtime: it touches the filesystem.
+    let worker = args.name.clone().unwrap_or_else(default_name);
+    runtime.block_on(serve(args, worker))
 }
 
 fn usage(msg: &str) -> ExitCode {
@@ -126,7 +128,7 @@ fn fatal(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-async fn serve(args: WorkerArgs) -> ExitCode {
+async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     let mut stop = StopSignals::register();
     let durations = (|| {
         Ok::<_, String>((
@@ -171,7 +173,6 @@ async fn serve(args: WorkerArgs) -> ExitCode {
     if let Some(cli) = &args.cli {
         base = base.cli_path(cli);
     }
-    let worker = args.name.clone().unwrap_or_else(default_name);
     let out = Out::start(args.json);
     let ctx = Arc::new(Ctx {
         fleet,
@@ -195,6 +196,7 @@ async fn serve(args: WorkerArgs) -> ExitCode {
     let mut tasks = JoinSet::new();
     let signal = pull(&ctx, &consumer, concurrency, &mut stop, &mut tasks).await;
     ctx.draining.cancel();
+    while tasks.try_join_next().is_some() {}
     out.emit(
         json!({"kind": "worker_draining", "signal": signal.name(), "running": tasks.len()}),
         format!(

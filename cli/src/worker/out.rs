@@ -11,18 +11,21 @@ use tokio::sync::{Mutex, mpsc};
 /// Lines waiting to be written; a full queue makes the job task wait.
 const QUEUE: usize = 1024;
 
+/// A line for stdout (`true`) or stderr; `None` ends the writer.
+type Line = Option<(bool, String)>;
+
 #[derive(Clone)]
 pub(crate) struct Out {
-    tx: mpsc::Sender<(bool, String)>,
+    tx: mpsc::Sender<Line>,
     json: bool,
     writer: Arc<Mutex<Option<std::thread::JoinHandle<()>>>>,
 }
 
 impl Out {
     pub(crate) fn start(json: bool) -> Self {
-        let (tx, mut rx) = mpsc::channel::<(bool, String)>(QUEUE);
+        let (tx, mut rx) = mpsc::channel::<Line>(QUEUE);
         let writer = std::thread::spawn(move || {
-            while let Some((to_stdout, line)) = rx.blocking_recv() {
+            while let Some(Some((to_stdout, line))) = rx.blocking_recv() {
                 // Nothing better to do when stdout/stderr are gone.
                 if to_stdout {
                     let mut out = std::io::stdout().lock();
@@ -47,23 +50,23 @@ impl Out {
         } else {
             (false, format!("claude-agent worker: {text}"))
         };
-        let _ = self.tx.send(line).await;
+        let _ = self.tx.send(Some(line)).await;
     }
 
     /// A note for a person (stderr), in either mode.
     pub(crate) async fn note(&self, text: &str) {
         let _ = self
             .tx
-            .send((false, format!("claude-agent worker: {text}")))
+            .send(Some((false, format!("claude-agent worker: {text}"))))
             .await;
     }
 
-    /// Writes what is queued and stops the writer.
+    /// Writes what is queued and stops the writer (whatever clones are
+    /// still around).
     pub(crate) async fn close(self) {
         let writer = self.writer.lock().await.take();
-        drop(self.tx);
+        let _ = self.tx.send(None).await;
         if let Some(w) = writer {
-            // Other clones may hold senders (aborted tasks dropped theirs).
             let join = tokio::task::spawn_blocking(move || w.join());
             let _ = tokio::time::timeout(std::time::Duration::from_secs(5), join).await;
         }
