@@ -198,6 +198,26 @@ async fn two_hundred_jobs_on_three_workers_one_killed_one_terminated_each_job_on
         assert_ne!(o["worker"], json!(killed.name), "{o}");
         assert_ne!(o["worker"], json!(terminated.name), "{o}");
     }
+    // A slow job the survivor took first ran once: its turn (2 s)
+    // outlasted the ack wait (2 s), and the progress marks kept it from
+    // being delivered again.
+    let started: Vec<Value> = [&killed, &terminated, &survivor]
+        .iter()
+        .flat_map(|w| w.events())
+        .filter(|e| e["kind"] == "job_started")
+        .collect();
+    let firsts: Vec<&Value> = started
+        .iter()
+        .filter(|e| e["delivery"] == 1 && e["job_id"].as_str().unwrap().starts_with("slow-"))
+        .filter(|e| survivor.events().contains(e))
+        .collect();
+    for first in firsts {
+        let again = started
+            .iter()
+            .filter(|e| e["job_id"] == first["job_id"])
+            .count();
+        assert_eq!(again, 1, "{first} was delivered again");
+    }
     // Exactly one recorded outcome per job id in the stream itself.
     let counts = recorded_per_job(&nats, &prefix).await;
     assert_eq!(counts.len(), 200);

@@ -59,9 +59,9 @@ impl FleetError {
     }
 }
 
-/// An existing stream or consumer does not match the [`StreamLayout`]
-/// (super::StreamLayout): a worker refuses to start against it rather
-/// than change what other workers or submitters rely on.
+/// An existing stream or consumer does not match the
+/// [`StreamLayout`](super::StreamLayout): a worker refuses to start against
+/// it rather than change what other workers or submitters rely on.
 #[derive(Debug, Clone, thiserror::Error)]
 #[error(
     "the existing {kind} {name} is incompatible: {setting} is {found}, this layout needs {expected} \
