@@ -99,6 +99,8 @@ pub(crate) struct Ctx {
 
 /// How long one pull waits for jobs before asking again.
 const PULL_EXPIRES: Duration = Duration::from_secs(1);
+/// Bound on sending what is buffered before exiting.
+const FLUSH: Duration = Duration::from_secs(5);
 /// Pause after a failed pull (the server is restarting, say).
 const PULL_RETRY: Duration = Duration::from_millis(250);
 
@@ -215,8 +217,9 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     let _ = tokio::time::timeout(bound, async { while tasks.join_next().await.is_some() {} }).await;
     tasks.abort_all();
     let _ = tokio::time::timeout(bound, drain).await;
-    // Releases and acks are in the client's buffer: send them.
-    let _ = tokio::time::timeout(timeout, ctx.fleet.client().flush()).await;
+    // Releases and acks are in the client's buffer: send them (briefly:
+    // with the server gone they are lost anyway, and redelivered later).
+    let _ = tokio::time::timeout(FLUSH, ctx.fleet.client().flush()).await;
     out.emit(
         json!({"kind": "worker_stopped", "signal": signal.name()}),
         format!("worker {worker}: stopped"),
@@ -249,15 +252,20 @@ async fn pull(
         while let Ok(p) = slots.clone().try_acquire_owned() {
             permits.push(p);
         }
-        let batch = consumer
+        let request = consumer
             .batch()
             .max_messages(permits.len())
             .expires(PULL_EXPIRES)
-            .messages()
-            .await;
+            .messages();
+        // A server that is down must not keep the worker from its signals.
+        let batch = tokio::select! {
+            signal = stop.recv() => return signal,
+            batch = tokio::time::timeout(PULL_EXPIRES + Duration::from_secs(2), request) => batch,
+        };
         let mut batch = match batch {
-            Ok(b) => b,
-            Err(e) => {
+            Ok(Ok(b)) => b,
+            Err(_) => continue,
+            Ok(Err(e)) => {
                 ctx.out.note(&format!("pulling jobs failed: {e}")).await;
                 tokio::select! {
                     signal = stop.recv() => return signal,
