@@ -11,7 +11,9 @@
 # Their tests are #[ignore]d too and run with the real-CLI tests; each
 # prints `skipped:` when its server (CLAUDE_AGENT_TEST_POSTGRES_URL,
 # CLAUDE_AGENT_TEST_REDIS_URL) is unreachable, and fails instead under
-# CLAUDE_AGENT_REQUIRE_SERVICES=1.
+# CLAUDE_AGENT_REQUIRE_SERVICES=1. The fleet tests (feature nats) need NATS
+# JetStream (CLAUDE_AGENT_TEST_NATS_URL, default nats://127.0.0.1:4222) and
+# /usr/sbin/nats-server for the ones that restart their own server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +50,6 @@ if [ -n "${CLAUDE_AGENT_CLI:-}" ]; then
   harness_args+=(--include-ignored)
 fi
 
-features=(--features claude-agent/postgres,claude-agent/redis)
+features=(--features claude-agent/postgres,claude-agent/redis,claude-agent/nats)
 cargo build --workspace --all-targets --locked "${features[@]}"
 cargo test --workspace --locked "${features[@]}" "${cargo_args[@]}" -- "${harness_args[@]}"

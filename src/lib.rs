@@ -9,6 +9,8 @@ pub mod callbacks;
 pub mod client;
 pub mod discovery;
 pub mod error;
+#[cfg(feature = "nats")]
+pub mod fleet;
 pub mod host;
 pub mod options;
 pub mod protocol;
@@ -22,6 +24,8 @@ pub use client::{
     TransportFactory, query,
 };
 pub use error::{Error, Result};
+#[cfg(feature = "nats")]
+pub use fleet::{Fleet, JobOutcome, JobSpec, StreamLayout};
 pub use host::Host;
 pub use options::Options;
 

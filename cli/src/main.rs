@@ -7,6 +7,8 @@
 //!   locally or in a session store.
 //! - `run`: run one session and stream it, with a permission policy.
 //! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
+//! - `worker` / `submit`: the same jobs spread over a fleet of machines
+//!   through NATS JetStream.
 //! - `demo`: a narrated session (permission decision, tool call, in-process
 //!   MCP tool) through the real CLI against a scripted model when the CLI is
 //!   installed, else through the built-in fake CLI.
@@ -18,6 +20,7 @@ use clap::{Parser, Subcommand};
 mod args;
 mod demo;
 mod fake;
+mod fleet_args;
 mod host;
 mod render;
 mod replay;
@@ -25,6 +28,8 @@ mod run;
 mod sessions;
 mod signals;
 mod store;
+mod submit;
+mod worker;
 
 /// Embed and inspect Claude Code sessions.
 #[derive(Debug, Parser)]
@@ -42,6 +47,10 @@ enum Command {
     Run(run::RunArgs),
     /// Run an NDJSON file of jobs through a multi-tenant host.
     Host(host::HostArgs),
+    /// Pull jobs from a NATS JetStream fleet queue and run them.
+    Worker(worker::WorkerArgs),
+    /// Submit jobs to a NATS JetStream fleet queue (and await their outcomes).
+    Submit(submit::SubmitArgs),
     /// A short narrated session: the real CLI if installed, else the built-in fake.
     Demo(demo::DemoArgs),
     /// List, show, rename, tag, delete, fork and import sessions.
@@ -69,6 +78,8 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
         Command::Host(args) => host::run(args),
+        Command::Worker(args) => worker::run(args),
+        Command::Submit(args) => submit::run(args),
         Command::Demo(args) => demo::run(&args),
         Command::Sessions(args) => sessions::run(args),
         Command::FakeCli(args) => fake::run(&args),

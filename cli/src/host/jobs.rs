@@ -1,11 +1,12 @@
 //! The `--jobs` file: one JSON object per line,
-//! `{"tenant": "...", "prompt": "...", ...options}`.
-
-use std::path::PathBuf;
+//! `{"tenant": "...", "prompt": "...", ...options}`. The format (shared
+//! with `submit` and `worker`) is the library's
+//! [`JobSpec`](claude_agent::fleet::JobSpec); this applies it to `host`'s
+//! base options.
 
 use claude_agent::Options;
-use claude_agent::options::{PermissionMode, Settings, SystemPrompt};
-use serde_json::{Map, Value};
+use claude_agent::fleet::parse_jobs;
+use serde_json::Value;
 
 /// One job of the file.
 #[derive(Debug, Clone)]
@@ -19,164 +20,38 @@ pub(crate) struct Job {
     pub(crate) options: Options,
 }
 
-/// Keys a job line may carry besides `tenant`, `prompt` and `id`.
-const OPTION_KEYS: &[&str] = &[
-    "model",
-    "fallback_model",
-    "permission_mode",
-    "max_turns",
-    "max_budget_usd",
-    "cwd",
-    "system_prompt",
-    "append_system_prompt",
-    "allowed_tools",
-    "disallowed_tools",
-    "add_dirs",
-    "env",
-    "settings",
-];
-
 /// Parses every line (blank lines and `#` comments are skipped). Errors
 /// name the line; all of them are returned, not just the first.
 pub(crate) fn parse(text: &str, base: &Options) -> Result<Vec<Job>, Vec<String>> {
-    let mut jobs = Vec::new();
     let mut errors = Vec::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let trimmed = raw.trim();
-        if trimmed.is_empty() || trimmed.starts_with('#') {
-            continue;
-        }
-        match parse_line(trimmed, base) {
-            Ok((tenant, prompt, id, options)) => jobs.push(Job {
+    let jobs = parse_jobs(text)?
+        .into_iter()
+        .filter_map(|j| {
+            let (line, job) = (j.line, j.job);
+            let mut options = match job.options(base.clone()) {
+                Ok(o) => o,
+                Err(e) => {
+                    errors.push(format!("line {line}: {e}"));
+                    return None;
+                }
+            };
+            // A job naming a session continues it.
+            if let Some(session) = job.session_id {
+                options = options.resume(session);
+            }
+            Some(Job {
                 line,
-                id,
-                tenant,
-                prompt,
+                id: job.id,
+                tenant: job.tenant,
+                prompt: job.prompt,
                 options,
-            }),
-            Err(e) => errors.push(format!("line {line}: {e}")),
-        }
-    }
+            })
+        })
+        .collect();
     if errors.is_empty() {
         Ok(jobs)
     } else {
         Err(errors)
-    }
-}
-
-type Parsed = (String, String, Option<Value>, Options);
-
-fn parse_line(text: &str, base: &Options) -> Result<Parsed, String> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        let prefix: String = text.chars().take(60).collect();
-        format!("not a JSON object ({e}): {prefix}")
-    })?;
-    let Value::Object(mut obj) = value else {
-        return Err("not a JSON object".into());
-    };
-    let tenant = take_string(&mut obj, "tenant")?.ok_or("missing \"tenant\"")?;
-    if tenant.is_empty() {
-        return Err("\"tenant\" is empty".into());
-    }
-    let prompt = take_string(&mut obj, "prompt")?.ok_or("missing \"prompt\"")?;
-    let id = obj.remove("id");
-    if let Some(unknown) = obj.keys().find(|k| !OPTION_KEYS.contains(&k.as_str())) {
-        return Err(format!(
-            "unknown option \"{unknown}\" (known: tenant, prompt, id, {})",
-            OPTION_KEYS.join(", ")
-        ));
-    }
-    let options = apply(base.clone(), &mut obj)?;
-    Ok((tenant, prompt, id, options))
-}
-
-fn apply(mut o: Options, obj: &mut Map<String, Value>) -> Result<Options, String> {
-    if let Some(m) = take_string(obj, "model")? {
-        o = o.model(m);
-    }
-    if let Some(m) = take_string(obj, "fallback_model")? {
-        o = o.fallback_model(m);
-    }
-    if let Some(m) = take_string(obj, "permission_mode")? {
-        let mode = PermissionMode::from_name(&m)
-            .ok_or_else(|| format!("unknown permission_mode \"{m}\""))?;
-        o = o.permission_mode(mode);
-    }
-    if let Some(v) = obj.remove("max_turns") {
-        let n = v
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or("\"max_turns\" must be a non-negative integer")?;
-        o = o.max_turns(n);
-    }
-    if let Some(v) = obj.remove("max_budget_usd") {
-        let usd = v.as_f64().ok_or("\"max_budget_usd\" must be a number")?;
-        o = o.max_budget_usd(usd);
-    }
-    if let Some(dir) = take_string(obj, "cwd")? {
-        o = o.cwd(PathBuf::from(dir));
-    }
-    if let Some(p) = take_string(obj, "system_prompt")? {
-        o = o.system_prompt(SystemPrompt::Text(p));
-    }
-    if let Some(p) = take_string(obj, "append_system_prompt")? {
-        o = o.system_prompt(SystemPrompt::preset_append(p));
-    }
-    if let Some(tools) = take_strings(obj, "allowed_tools")? {
-        o = o.allowed_tools(tools);
-    }
-    if let Some(tools) = take_strings(obj, "disallowed_tools")? {
-        o = o.disallowed_tools(tools);
-    }
-    if let Some(dirs) = take_strings(obj, "add_dirs")? {
-        for d in dirs {
-            o = o.add_dir(PathBuf::from(d));
-        }
-    }
-    if let Some(s) = take_string(obj, "settings")? {
-        // Inline JSON text, or a file path, as `--settings` takes.
-        let settings = if s.trim_start().starts_with('{') {
-            Settings::JsonText(s)
-        } else {
-            Settings::Path(PathBuf::from(s))
-        };
-        o = o.settings(settings);
-    }
-    if let Some(env) = obj.remove("env") {
-        let Value::Object(env) = env else {
-            return Err("\"env\" must be an object of strings".into());
-        };
-        for (k, v) in env {
-            let v = v
-                .as_str()
-                .ok_or_else(|| format!("\"env\".{k} must be a string"))?;
-            o = o.env(k, v);
-        }
-    }
-    Ok(o)
-}
-
-fn take_string(obj: &mut Map<String, Value>, key: &str) -> Result<Option<String>, String> {
-    match obj.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(format!("\"{key}\" must be a string")),
-    }
-}
-
-fn take_strings(obj: &mut Map<String, Value>, key: &str) -> Result<Option<Vec<String>>, String> {
-    match obj.remove(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Array(items)) => items
-            .into_iter()
-            .map(|v| match v {
-                Value::String(s) => Ok(s),
-                _ => Err(format!("\"{key}\" must be an array of strings")),
-            })
-            .collect::<Result<Vec<_>, _>>()
-            .map(Some),
-        Some(_) => Err(format!("\"{key}\" must be an array of strings")),
     }
 }
 

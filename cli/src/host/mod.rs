@@ -7,7 +7,7 @@
 
 mod jobs;
 mod progress;
-mod summary;
+pub(crate) mod summary;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -213,7 +213,10 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
             Err(e) => {
                 // Only a drain refuses here (the queue is sized for the file).
                 summary.jobs += 1;
-                *summary.failed_by_cause.entry("rejected").or_default() += 1;
+                *summary
+                    .failed_by_cause
+                    .entry("rejected".into())
+                    .or_default() += 1;
                 eprintln!("claude-agent host: job on line {}: {e}", job.line);
             }
         }

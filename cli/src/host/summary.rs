@@ -1,10 +1,12 @@
-//! The end-of-run summary of `claude-agent host`: completed, failed by
-//! cause, turn latency percentiles, escalations, restarts.
+//! The end-of-run summary of `claude-agent host` (and of `submit --wait`):
+//! completed, failed by cause, turn latency percentiles, escalations,
+//! restarts.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use claude_agent::Escalation;
+use claude_agent::fleet::JobOutcome;
 use claude_agent::host::SessionOutcome;
 use serde_json::{Value, json};
 
@@ -12,7 +14,7 @@ use serde_json::{Value, json};
 pub(crate) struct Summary {
     pub(crate) jobs: usize,
     pub(crate) completed: usize,
-    pub(crate) failed_by_cause: BTreeMap<&'static str, usize>,
+    pub(crate) failed_by_cause: BTreeMap<String, usize>,
     latencies: Vec<Duration>,
     pub(crate) escalations_term: usize,
     pub(crate) escalations_kill: usize,
@@ -26,6 +28,8 @@ pub(crate) struct Summary {
     /// Transcript entries the session store mirror kept and did not keep
     /// (`None` without a store).
     mirror: Option<(u64, u64)>,
+    /// `submit --wait` only: outcomes recorded more than once for one job.
+    pub(crate) duplicates: Option<usize>,
 }
 
 /// How many failures the human summary lists one by one.
@@ -38,7 +42,10 @@ impl Summary {
         match &outcome.failure {
             None => self.completed += 1,
             Some(f) => {
-                *self.failed_by_cause.entry(f.cause_name()).or_default() += 1;
+                *self
+                    .failed_by_cause
+                    .entry(f.cause_name().into())
+                    .or_default() += 1;
                 self.failures.push(json!({
                     "line": job.map(|j| j.0),
                     "job_id": job.and_then(|j| j.1.clone()),
@@ -67,6 +74,53 @@ impl Summary {
         }
     }
 
+    /// Counts an outcome from the fleet's results stream; `line` is the
+    /// job's line in the submitted file.
+    pub(crate) fn add_fleet(&mut self, outcome: &JobOutcome, line: Option<usize>) {
+        self.jobs += 1;
+        if outcome.completed {
+            self.completed += 1;
+        } else {
+            let cause = outcome.cause.clone().unwrap_or_else(|| "failed".into());
+            *self.failed_by_cause.entry(cause.clone()).or_default() += 1;
+            let exit = (outcome.exit_code.is_some() || outcome.exit_signal.is_some())
+                .then(|| json!({"code": outcome.exit_code, "signal": outcome.exit_signal}));
+            self.failures.push(json!({
+                "line": line,
+                "job_id": outcome.job_id,
+                "failure": cause,
+                "message": outcome.message,
+                "exit": exit,
+                "stderr_tail": outcome.stderr_tail,
+                "dead_lettered": outcome.dead_lettered,
+            }));
+        }
+        if let Some(ms) = outcome.turn_latency_ms {
+            self.latencies
+                .push(Duration::from_secs_f64(ms.max(0.0) / 1e3));
+        }
+        match outcome.escalation.as_deref() {
+            Some("term") => self.escalations_term += 1,
+            Some("kill") => self.escalations_kill += 1,
+            _ => {}
+        }
+        if let Some(persisted) = outcome.mirror_persisted {
+            let (kept, lost) = self.mirror.get_or_insert((0, 0));
+            *kept += persisted;
+            *lost += outcome.mirror_unpersisted.unwrap_or(0);
+        }
+    }
+
+    /// A job whose outcome never came (`submit --wait` timed out).
+    pub(crate) fn add_missing(&mut self, job_id: &str, line: usize) {
+        self.jobs += 1;
+        *self.failed_by_cause.entry("no_outcome".into()).or_default() += 1;
+        self.failures.push(json!({
+            "line": line, "job_id": job_id, "failure": "no_outcome",
+            "message": "no outcome was recorded before the timeout",
+        }));
+    }
+
     pub(crate) fn failed(&self) -> usize {
         self.failed_by_cause.values().sum()
     }
@@ -83,7 +137,7 @@ impl Summary {
 
     pub(crate) fn json_line(&mut self) -> Value {
         let ms = |d: Option<Duration>| d.map(|d| d.as_secs_f64() * 1e3);
-        json!({
+        let mut line = json!({
             "kind": "summary",
             "jobs": self.jobs,
             "completed": self.completed,
@@ -103,7 +157,11 @@ impl Summary {
             "mirror": self.mirror.map(|(persisted, unpersisted)| json!({
                 "persisted": persisted, "unpersisted": unpersisted,
             })),
-        })
+        });
+        if let (Some(d), Some(o)) = (self.duplicates, line.as_object_mut()) {
+            o.insert("duplicates".into(), json!(d));
+        }
+        line
     }
 
     pub(crate) fn print_human(&mut self) {
@@ -150,6 +208,9 @@ impl Summary {
         );
         if let Some((persisted, unpersisted)) = self.mirror {
             println!("session store: {persisted} transcript entries persisted, {unpersisted} not");
+        }
+        if let Some(d) = self.duplicates {
+            println!("outcomes recorded more than once: {d}");
         }
     }
 }

@@ -1,0 +1,217 @@
+//! `claude-agent submit` and `worker` on the machine's NATS and PostgreSQL:
+//! bad job lines publish nothing, a job whose CLI always crashes lands in
+//! the dead-letter subject with its exit code and stderr tail, and a worker
+//! refuses an incompatible existing stream.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+mod fleet_common;
+
+use std::process::Command;
+
+use claude_agent::fleet::async_nats;
+use claude_agent::fleet::async_nats::jetstream::stream::{Config, RetentionPolicy};
+use claude_agent::fleet::{Fleet, StreamLayout};
+use claude_agent_testkit::Script;
+use common::{assistant, fake, result};
+use fleet_common::*;
+use serde_json::json;
+
+fn one_turn() -> Script {
+    Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .emit(assistant("done"))
+        .emit(result("success", "done"))
+}
+
+#[tokio::test]
+#[ignore = "needs NATS"]
+async fn bad_job_lines_get_one_error_each_and_nothing_is_published() {
+    let Some(nats) = shared_nats() else { return };
+    let prefix = unique("fleet-bad");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("jobs.ndjson");
+    std::fs::write(
+        &path,
+        [
+            r#"{"tenant": "t", "prompt": "fine", "id": "a"}"#,
+            r#"{"prompt": "no tenant"}"#,
+            "not json",
+            r#"{"tenant": "t", "prompt": "p", "permission_mode": "sideways"}"#,
+            r#"{"tenant": "t", "prompt": "again", "id": "a"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    let out = submit(&nats, &prefix, &path, &["--wait", "--timeout", "5"]);
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    assert!(out.stdout.is_empty(), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    let errors: Vec<&str> = stderr.lines().filter(|l| l.contains(": line ")).collect();
+    assert_eq!(errors.len(), 4, "{stderr}");
+    assert!(
+        errors[0].ends_with("line 2: missing \"tenant\""),
+        "{stderr}"
+    );
+    assert!(errors[1].contains("line 3: not a JSON object"), "{stderr}");
+    assert!(
+        errors[2].ends_with("line 4: unknown permission_mode \"sideways\""),
+        "{stderr}"
+    );
+    assert!(
+        errors[3].ends_with("line 5: the id \"a\" is also on line 1"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing was published"), "{stderr}");
+    // Validation came first: the queue was never even created.
+    let js = async_nats::jetstream::new(async_nats::connect(&nats).await.unwrap());
+    let layout = StreamLayout::with_prefix(&prefix);
+    assert!(js.get_stream(&layout.jobs_stream).await.is_err());
+}
+
+#[tokio::test]
+#[ignore = "needs NATS and PostgreSQL"]
+async fn a_job_whose_cli_always_crashes_is_dead_lettered_with_exit_code_and_stderr_tail() {
+    let (Some(nats), Some(store)) = (shared_nats(), postgres_url()) else {
+        return;
+    };
+    let prefix = unique("fleet-dead");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let ok = fake(one_turn());
+    let crash = Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .stderr("fatal: the disk is on fire")
+        .exit(7)
+        .install(ok.dir.path())
+        .unwrap();
+    let crash_script = crash
+        .env
+        .iter()
+        .find(|(k, _)| k == "FAKE_CLAUDE_SCRIPT")
+        .unwrap()
+        .1
+        .clone();
+    let tenant = unique("tenant");
+    let jobs = write_jobs(
+        ok.dir.path(),
+        &[
+            json!({"tenant": tenant, "prompt": "boom", "id": "boom", "env": {"FAKE_CLAUDE_SCRIPT": crash_script}}),
+            json!({"tenant": tenant, "prompt": "fine", "id": "fine"}),
+        ],
+    );
+    let worker = Worker::spawn(
+        &nats,
+        &prefix,
+        &store,
+        &ok.cli.program,
+        &ok.cli.env,
+        &["--max-deliveries", "2"],
+    );
+    let out = submit(
+        &nats,
+        &prefix,
+        &jobs,
+        &["--wait", "--timeout", "60", "--max-deliveries", "2"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}\n{}", worker.stderr());
+    let lines = json_lines(&out);
+    let summary = lines.last().unwrap();
+    assert_eq!(summary["kind"], "summary");
+    assert_eq!(
+        (
+            summary["jobs"].as_u64(),
+            summary["completed"].as_u64(),
+            summary["failed"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{summary}"
+    );
+    assert_eq!(
+        summary["failed_by_cause"],
+        json!({"crashed": 1}),
+        "{summary}"
+    );
+    assert_eq!(summary["duplicates"], 0);
+    let failure = &summary["failures"][0];
+    assert_eq!(
+        (
+            failure["job_id"].as_str(),
+            failure["dead_lettered"].as_bool()
+        ),
+        (Some("boom"), Some(true)),
+        "{failure}"
+    );
+    assert_eq!(failure["exit"]["code"], 7, "{failure}");
+
+    let fleet = Fleet::connect(&nats, StreamLayout::with_prefix(&prefix))
+        .await
+        .unwrap();
+    let letters = fleet.dead_letters().await.unwrap();
+    assert_eq!(letters.len(), 1, "{letters:?}");
+    let letter = &letters[0];
+    assert_eq!(letter.job_id.as_str(), "boom");
+    assert_eq!(
+        (letter.cause.as_str(), letter.deliveries, letter.exit_code),
+        ("crashed", 2, Some(7)),
+        "{letter:?}"
+    );
+    assert!(
+        letter
+            .stderr_tail
+            .iter()
+            .any(|l| l.contains("fatal: the disk is on fire")),
+        "{letter:?}"
+    );
+    assert_eq!(letter.job["prompt"], "boom");
+    // The first delivery was retried, not recorded.
+    let events = worker.events();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["kind"] == "job_retry" && e["job_id"] == "boom" && e["delivery"] == 1),
+        "{events:?}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs NATS and PostgreSQL"]
+async fn a_worker_refuses_an_existing_jobs_stream_that_is_not_a_work_queue() {
+    let (Some(nats), Some(store)) = (shared_nats(), postgres_url()) else {
+        return;
+    };
+    let prefix = unique("fleet-incompat");
+    let layout = StreamLayout::with_prefix(&prefix);
+    let js = async_nats::jetstream::new(async_nats::connect(&nats).await.unwrap());
+    js.create_stream(Config {
+        name: layout.jobs_stream.clone(),
+        subjects: vec![layout.jobs_subject.clone()],
+        retention: RetentionPolicy::Limits,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args([
+            "worker", "--queue", &nats, "--store", &store, "--prefix", &prefix,
+        ])
+        .output()
+        .unwrap();
+    js.delete_stream(&layout.jobs_stream).await.unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.contains(&format!("the existing stream {} is incompatible: retention is limits, this layout needs workqueue", layout.jobs_stream)),
+        "{stderr}"
+    );
+}

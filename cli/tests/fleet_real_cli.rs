@@ -1,0 +1,114 @@
+//! A conversation through the fleet with the real CLI against the offline
+//! scripted model: its first turn runs on one worker process, its second
+//! (a job naming the first's `session_id`) on another with its own HOME,
+//! which resumes from the PostgreSQL store, so the second model request
+//! carries the first turn.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod fleet_common;
+#[path = "../../tests/real_cli/mod.rs"]
+mod real_cli;
+
+use claude_agent::store::{SessionKey, open_store};
+use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
+use fleet_common::*;
+use serde_json::{Value, json};
+
+fn only_outcome(out: &std::process::Output, worker: &Worker) -> Value {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{out:?}\n{:?}\n{}",
+        worker.events(),
+        worker.stderr()
+    );
+    let lines = json_lines(out);
+    let outcomes: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "outcome").collect();
+    assert_eq!(outcomes.len(), 1, "{lines:?}");
+    assert_eq!(lines.last().unwrap()["duplicates"], 0);
+    outcomes[0].clone()
+}
+
+// Multi-threaded: the model server answers while this thread waits on
+// the worker and submit processes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real Claude Code CLI, NATS and PostgreSQL"]
+async fn a_second_turn_on_another_worker_resumes_from_the_store_and_sees_the_first() {
+    let Some(cli) = real_cli::real_cli() else {
+        return;
+    };
+    let (Some(nats), Some(store)) = (shared_nats(), postgres_url()) else {
+        return;
+    };
+    let prefix = unique("fleet-conv");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let server = ModelServer::start(
+        ModelScript::new()
+            .reply(Reply::text("Noted: pineapple."))
+            .reply(Reply::text("It was pineapple.")),
+    )
+    .await
+    .unwrap();
+    let env = server.env();
+    let tenant = unique("tenant");
+    let (one, two) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let args = ["--concurrency", "1"];
+
+    let mut first_worker = Worker::spawn(&nats, &prefix, &store, &cli, &env, &args);
+    let jobs = write_jobs(
+        one.path(),
+        &[json!({"tenant": tenant, "prompt": "remember pineapple", "id": "turn-1"})],
+    );
+    let first = only_outcome(
+        &submit(&nats, &prefix, &jobs, &["--wait", "--timeout", "90"]),
+        &first_worker,
+    );
+    assert_eq!(
+        first["completed"],
+        true,
+        "{first}\n{}",
+        first_worker.stderr()
+    );
+    assert_eq!(first["worker"], json!(first_worker.name));
+    assert!(first["mirror_persisted"].as_u64() > Some(0), "{first}");
+    let session = first["session_id"].as_str().unwrap().to_owned();
+    first_worker.signal(libc::SIGTERM);
+    assert_eq!(first_worker.wait_exit(PATIENCE).code(), Some(143));
+
+    let mut second_worker = Worker::spawn(&nats, &prefix, &store, &cli, &env, &args);
+    let jobs = write_jobs(
+        two.path(),
+        &[
+            json!({"tenant": tenant, "prompt": "what was it?", "id": "turn-2", "session_id": session}),
+        ],
+    );
+    let second = only_outcome(
+        &submit(&nats, &prefix, &jobs, &["--wait", "--timeout", "90"]),
+        &second_worker,
+    );
+    assert_eq!(
+        second["completed"],
+        true,
+        "{second}\n{}",
+        second_worker.stderr()
+    );
+    assert_eq!(second["worker"], json!(second_worker.name));
+    assert_eq!(second["result"], "It was pineapple.");
+    second_worker.signal(libc::SIGTERM);
+    assert_eq!(second_worker.wait_exit(PATIENCE).code(), Some(143));
+
+    let main = server.main_requests();
+    assert_eq!(main.len(), 2, "{main:?}");
+    let history = main[1].body["messages"].to_string();
+    for part in ["remember pineapple", "Noted: pineapple.", "what was it?"] {
+        assert!(history.contains(part), "{part} missing: {history:.800}");
+    }
+    let store = open_store(&store).await.unwrap();
+    store
+        .delete(&SessionKey::new(tenant, session))
+        .await
+        .unwrap();
+}
