@@ -87,10 +87,7 @@ async fn an_idle_session_hibernates_and_the_next_send_revives_it_with_resume() {
         .await
         .unwrap();
     let mut events = host.events();
-    let builder = claude_agent::ClientBuilder::new(options)
-        .grace(Duration::from_millis(300))
-        .term_grace(Duration::from_millis(300))
-        .initialize_timeout(SOON);
+    let builder = quick_builder(options);
     let h = host.spawn("t", builder).await.unwrap();
     let client = h.send("one").await.unwrap();
     assert_eq!(answer(&client).await, "first answer");
@@ -222,10 +219,7 @@ async fn a_revival_that_cannot_start_fails_with_a_typed_error() {
         .await
         .unwrap();
     let mut events = host.events();
-    let builder = claude_agent::ClientBuilder::new(options)
-        .grace(Duration::from_millis(300))
-        .term_grace(Duration::from_millis(300))
-        .initialize_timeout(SOON);
+    let builder = quick_builder(options);
     let h = host.spawn("t", builder).await.unwrap();
     let client = h.send("one").await.unwrap();
     assert_eq!(answer(&client).await, "first");
@@ -295,4 +289,12 @@ async fn drain_ends_hibernated_sessions_with_nothing_to_kill() {
         a.send("again").await,
         Err(HostError::Ended { .. })
     ));
+}
+
+/// A builder with short shutdown graces, for sessions that hibernate.
+fn quick_builder(options: claude_agent::Options) -> claude_agent::ClientBuilder {
+    claude_agent::ClientBuilder::new(options)
+        .grace(Duration::from_millis(300))
+        .term_grace(Duration::from_millis(300))
+        .initialize_timeout(SOON)
 }
