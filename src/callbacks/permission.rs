@@ -44,6 +44,11 @@ impl PermissionContext {
 /// where `Fut: Future<Output = Result<PermissionResult, CallbackError>>`;
 /// annotate the closure's parameter types so the compiler can pick the impl.
 ///
+/// The callback runs up to its first `.await` on the session's read loop
+/// (a callback that answers at once is answered without a task hop), the
+/// rest on its request's own handler actor: do not block in it; move
+/// blocking work to `tokio::task::spawn_blocking`.
+///
 /// ```
 /// use claude_agent::callbacks::{CallbackError, CanUseTool, PermissionContext, allow, deny};
 /// use claude_agent::protocol::{PermissionRequest, PermissionResult};
@@ -125,7 +130,7 @@ pub fn deny_and_interrupt(message: impl Into<String>) -> PermissionResult {
 /// the request's original input, because the CLI requires `updatedInput`.
 pub(crate) fn reply_payload(
     result: &PermissionResult,
-    original_input: Option<&Value>,
+    original_input: Option<Value>,
 ) -> Result<Value, serde_json::Error> {
     let mut reply = serde_json::to_value(result)?;
     if let (
@@ -136,9 +141,7 @@ pub(crate) fn reply_payload(
         Some(obj),
     ) = (result, reply.as_object_mut())
     {
-        let input = original_input
-            .cloned()
-            .unwrap_or_else(|| Value::Object(Default::default()));
+        let input = original_input.unwrap_or_else(|| Value::Object(Default::default()));
         obj.insert("updatedInput".to_owned(), input);
     }
     Ok(reply)
@@ -218,12 +221,16 @@ mod tests {
     #[test]
     fn allow_without_input_sends_the_original() {
         let input = json!({"command": "ls"});
-        let v = reply_payload(&allow(), Some(&input)).unwrap();
+        let v = reply_payload(&allow(), Some(input.clone())).unwrap();
         assert_eq!(
             v,
             json!({"behavior": "allow", "updatedInput": {"command": "ls"}})
         );
-        let v = reply_payload(&allow_with_input(json!({"command": "pwd"})), Some(&input)).unwrap();
+        let v = reply_payload(
+            &allow_with_input(json!({"command": "pwd"})),
+            Some(input.clone()),
+        )
+        .unwrap();
         assert_eq!(v["updatedInput"], json!({"command": "pwd"}));
         let v = reply_payload(&allow(), None).unwrap();
         assert_eq!(v["updatedInput"], json!({}));

@@ -19,7 +19,7 @@ use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
 use super::user_dialog::{self, DialogHandler};
-use crate::protocol::{ControlRequestPayload, parse_json};
+use crate::protocol::{ControlRequestPayload, parse_json_tagged};
 use claude_agent_actors::{
     CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
 };
@@ -189,7 +189,7 @@ impl Callbacks {
                     format!("can_use_tool callback failed: {e}"),
                 )
             })?;
-            let payload = permission::reply_payload(&result, original_input.as_ref())
+            let payload = permission::reply_payload(&result, original_input)
                 .map_err(|e| failed(&observers, CAN_USE_TOOL, e.to_string()))?;
             observers.notify(&Decision::Permission {
                 tool_use_id,
@@ -342,10 +342,10 @@ impl InboundHandler for Callbacks {
 }
 
 /// Decodes the request's JSON text, as received, straight into the typed
-/// payload with the protocol's own parser (one pass, no intermediate
-/// `Value`; errors name the offending field).
+/// payload of its (scanned) subtype with the protocol's own parser (one
+/// pass, no intermediate `Value`; errors name the offending field).
 fn decode(request: &InboundRequest) -> Result<ControlRequestPayload, String> {
-    parse_json(request.request.json(), true)
+    parse_json_tagged(request.request.json(), &request.subtype)
         .map_err(|e| format!("cannot decode {} request: {e}", request.subtype))
 }
 

@@ -163,7 +163,7 @@ pub use extra::Extras;
 pub use message::{Message, StdoutFrame};
 pub use mirror_error::{MirrorError, MirrorKey};
 pub use origin::MessageOrigin;
-pub(crate) use parse::parse_json;
+pub(crate) use parse::parse_json_tagged;
 pub use parse::{parse_line, parse_message};
 pub use rate_limit::{RateLimitEvent, RateLimitInfo};
 pub use raw::RawJson;

@@ -1,10 +1,12 @@
 //! Parse entry points: one pass from a line of bytes to a typed value.
 
+use std::marker::PhantomData;
+
 use serde::Deserialize;
-use serde::de::IgnoredAny;
+use serde::de::{DeserializeSeed, IgnoredAny};
 use serde_json::error::Category;
 
-use super::de::strip_position;
+use super::de::{KnownTag, Tagged, strip_position};
 use super::error::prefix_of;
 use super::notes::{self, NoteKind};
 use super::{EncodeError, Message, ParseError, StdoutFrame};
@@ -38,6 +40,22 @@ pub(crate) fn parse_json<'a, T: Deserialize<'a>>(
     line: &'a [u8],
     object: bool,
 ) -> Result<T, ParseError> {
+    parse_json_seed(line, object, PhantomData::<T>)
+}
+
+/// Parses a tagged protocol enum whose tag value is already known (the
+/// reader's envelope scan read it): one pass straight into the variant, no
+/// search for the tag and no members buffered before it.
+pub(crate) fn parse_json_tagged<T: Tagged>(line: &[u8], tag: &str) -> Result<T, ParseError> {
+    parse_json_seed(line, true, KnownTag::<T>::new(tag))
+}
+
+/// [`parse_json`] with a seed.
+fn parse_json_seed<'a, S: DeserializeSeed<'a>>(
+    line: &'a [u8],
+    object: bool,
+    seed: S,
+) -> Result<S::Value, ParseError> {
     let body = trim_json_whitespace(line);
     match body.first() {
         Some(b'{') => {}
@@ -60,11 +78,11 @@ pub(crate) fn parse_json<'a, T: Deserialize<'a>>(
     let result = match std::str::from_utf8(body) {
         Ok(text) => {
             let mut de = serde_json::Deserializer::from_str(text);
-            T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+            seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v))
         }
         Err(_) => {
             let mut de = serde_json::Deserializer::from_slice(body);
-            T::deserialize(&mut de).and_then(|v| de.end().map(|()| v))
+            seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v))
         }
     };
     result.map_err(|e| from_serde(&e, line))
@@ -130,4 +148,62 @@ fn from_serde(e: &serde_json::Error, line: &[u8]) -> ParseError {
 /// Serializes a protocol value as one JSON line (no trailing newline).
 pub(crate) fn to_json<T: serde::Serialize>(v: &T) -> Result<String, EncodeError> {
     Ok(serde_json::to_string(v)?)
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use serde_json::Value;
+
+    use super::*;
+    use crate::protocol::ControlRequestPayload;
+
+    /// Every control request the CLI sent in the recorded transcripts.
+    fn recorded_requests() -> Vec<Value> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/claude-code-2.1.332");
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path().join("stdout.ndjson");
+            let Ok(text) = std::fs::read_to_string(&path) else {
+                continue;
+            };
+            for line in text.lines() {
+                let v: Value = serde_json::from_str(line).unwrap();
+                if v["type"] == "control_request" {
+                    out.push(v["request"].clone());
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_known_tag_parses_exactly_as_the_tag_search_does_in_any_member_order() {
+        let requests = recorded_requests();
+        assert!(requests.len() >= 4, "{} requests", requests.len());
+        for request in requests {
+            let subtype = request["subtype"].as_str().unwrap().to_owned();
+            // The CLI's own order (tag first), then keys sorted (tag late).
+            let as_sent = serde_json::to_vec(&request).unwrap();
+            let mut tag_last = request.as_object().unwrap().clone();
+            let tag = tag_last.remove("subtype").unwrap();
+            let mut text = serde_json::to_string(&tag_last).unwrap();
+            text.truncate(text.len() - 1);
+            let sep = if tag_last.is_empty() { "" } else { "," };
+            text.push_str(&format!("{sep}\"subtype\":{tag}}}"));
+            for line in [as_sent, text.into_bytes()] {
+                let searched: ControlRequestPayload = parse_json(&line, true).unwrap();
+                let known: ControlRequestPayload = parse_json_tagged(&line, &subtype).unwrap();
+                assert_eq!(known, searched, "{}", String::from_utf8_lossy(&line));
+            }
+        }
+    }
+
+    #[test]
+    fn a_known_tag_rejects_a_member_that_contradicts_it() {
+        let line = br#"{"subtype":"hook_callback","callback_id":"h1"}"#;
+        let err = parse_json_tagged::<ControlRequestPayload>(line, "can_use_tool").unwrap_err();
+        assert!(err.to_string().contains("subtype"), "{err}");
+    }
 }

@@ -1,11 +1,17 @@
 //! Inbound control requests: the user's trait, and one `Handler` actor per
 //! request id.
 //!
-//! The handler actor runs the callback on its own task (the actor's, from a
-//! message it sends itself), bounded by `handler_timeout` and a cancellation
-//! token, and writes exactly one reply straight into the stdin queue's
-//! control lane: the callback's value, an error (failure, panic, timeout),
-//! or nothing when cancelled. Killing the actor drops the callback.
+//! The handler actor answers exactly once: the callback's value, an error
+//! (failure, panic, timeout), or nothing when cancelled, written straight
+//! into the stdin queue's control lane. Its `pre_start` (which ractor runs
+//! on the spawner's task, the reader's) builds the callback's future and
+//! polls it once: a callback that is ready at once, as most permission
+//! callbacks are, is answered right there, so the actor's set-up (link,
+//! task, mailbox) runs after the reply is on its way, not before it. A
+//! callback that waits goes on on the actor's own task, bounded by
+//! `handler_timeout` and a cancellation token; killing the actor drops it.
+//! The price: work a callback does before its first `.await` delays the
+//! session's next frame, as blocking any tokio task would.
 
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
@@ -25,7 +31,7 @@ use crate::error::HandlerError;
 use crate::error::panic_message;
 use crate::events::Diagnostic;
 use crate::session::shared::Shared;
-use crate::transport::stdin_queue::Lane;
+use crate::transport::stdin_queue::{Lane, TryPushError};
 
 /// Answers the CLI's control requests. Each call runs in its own Handler
 /// actor, concurrently with the others; `cancel` fires when the CLI sends
@@ -104,13 +110,24 @@ pub(crate) struct HandlerArgs {
     pub(crate) shared: Arc<Shared>,
 }
 
+/// What is left for the actor's task to do.
+enum Work {
+    /// The callback has not answered yet.
+    Waiting(Answer),
+    /// Answered in `pre_start`; `unsent` is a reply that did not fit the
+    /// control lane at once (the CLI is not reading stdin).
+    Answered {
+        unsent: Option<Bytes>,
+        label: ControlStatus,
+    },
+    Done,
+}
+
 pub(crate) struct HandlerState {
-    request: Option<InboundRequest>,
+    work: Work,
     request_id: String,
     subtype: String,
-    callback: Arc<dyn InboundHandler>,
     cancel: CancellationToken,
-    timeout: Option<Duration>,
     generation: u64,
     shared: Arc<Shared>,
     started: Instant,
@@ -120,41 +137,70 @@ pub(crate) struct HandlerState {
 /// One actor per inbound request id.
 pub(crate) struct HandlerActor;
 
-/// Runs the callback: bounded by the timeout, cut short by the token, and
-/// with a panic (in building the future or in it) caught.
-async fn run(
+/// The callback's answer in the making.
+type Answer = BoxFuture<'static, Outcome>;
+
+/// Starts the callback: its answer is bounded by the timeout, cut short by
+/// the token, and a panic (in building the future or in it) is caught.
+fn answer(
     callback: &dyn InboundHandler,
     request: InboundRequest,
-    cancel: &CancellationToken,
+    cancel: CancellationToken,
     timeout: Option<Duration>,
-) -> Outcome {
+    span: tracing::Span,
+) -> Answer {
     // Building the future runs user code too: a panic there is caught like one inside it.
     let fut = match std::panic::catch_unwind(AssertUnwindSafe(|| {
         callback.handle(request, cancel.clone())
     })) {
         Ok(fut) => fut,
-        Err(p) => return Outcome::Panicked(panic_message(&*p)),
+        Err(p) => return futures::future::ready(Outcome::Panicked(panic_message(&*p))).boxed(),
     };
-    let guarded = AssertUnwindSafe(fut).catch_unwind();
-    let bounded = async {
-        match timeout {
-            Some(t) => tokio::time::timeout(t, guarded).await.map_err(|_| t),
-            None => Ok(guarded.await),
+    async move {
+        let guarded = AssertUnwindSafe(fut).catch_unwind();
+        let bounded = async {
+            match timeout {
+                Some(t) => tokio::time::timeout(t, guarded).await.map_err(|_| t),
+                None => Ok(guarded.await),
+            }
+        };
+        tokio::select! {
+            biased;
+            _ = cancel.cancelled() => Outcome::Cancelled,
+            r = bounded => match r {
+                Err(t) => Outcome::TimedOut(t),
+                Ok(Err(p)) => Outcome::Panicked(panic_message(&*p)),
+                Ok(Ok(Ok(v))) => Outcome::Replied(v),
+                Ok(Ok(Err(e))) => Outcome::Failed(e.to_string()),
+            },
         }
-    };
-    tokio::select! {
-        biased;
-        _ = cancel.cancelled() => Outcome::Cancelled,
-        r = bounded => match r {
-            Err(t) => Outcome::TimedOut(t),
-            Ok(Err(p)) => Outcome::Panicked(panic_message(&*p)),
-            Ok(Ok(Ok(v))) => Outcome::Replied(v),
-            Ok(Ok(Err(e))) => Outcome::Failed(e.to_string()),
-        },
+    }
+    .instrument(span)
+    .boxed()
+}
+
+/// Polls `answer` once, without a waker: a pending future is polled again
+/// on the actor's task at once, which registers the real one.
+fn poll_once(answer: &mut Answer) -> Option<Outcome> {
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    match answer.as_mut().poll(&mut cx) {
+        std::task::Poll::Ready(outcome) => Some(outcome),
+        std::task::Poll::Pending => None,
     }
 }
 
 impl HandlerState {
+    /// The request is answered (or given up): it leaves the running table
+    /// and its span gets its outcome.
+    fn finish(&self, label: ControlStatus) {
+        self.shared
+            .running
+            .leave(&self.request_id, self.generation, &self.shared.counters);
+        self.span
+            .record("duration_ms", self.started.elapsed().as_millis() as u64);
+        self.span.record("outcome", label.as_str());
+    }
+
     /// The reply to write (none when cancelled) and the span's outcome label.
     fn reply(&self, outcome: Outcome) -> (Option<Result<Value, String>>, ControlStatus) {
         let id = &self.request_id;
@@ -222,21 +268,42 @@ impl Actor for HandlerActor {
         if shared.log_payloads {
             tracing::debug!(parent: &span, request = %request.request.raw(), "inbound request");
         }
-        // pre_start runs on the spawner's task; the callback runs on ours,
-        // from the first message in our own mailbox.
+        // Our own first message runs what `pre_start` leaves to our task.
         myself.cast(HandlerMsg::Run)?;
-        Ok(HandlerState {
-            request_id: request.request_id.clone(),
-            subtype: request.subtype.clone(),
-            request: Some(request),
-            callback,
+        let (request_id, subtype) = (request.request_id.clone(), request.subtype.clone());
+        let mut answer = answer(&*callback, request, cancel.clone(), timeout, span.clone());
+        let mut st = HandlerState {
+            work: Work::Done,
+            request_id,
+            subtype,
             cancel,
-            timeout,
             generation,
             shared,
             started: Instant::now(),
             span,
-        })
+        };
+        st.work = match poll_once(&mut answer) {
+            None => Work::Waiting(answer),
+            Some(outcome) => {
+                let (reply, label) = st.reply(outcome);
+                let line = reply.map(|r| reply_line(&st.request_id, r));
+                let unsent = line.and_then(|line| {
+                    match st
+                        .shared
+                        .stdin
+                        .try_push(&st.shared, Lane::Control, line, None)
+                    {
+                        Err(TryPushError::Full(line, _)) => Some(line),
+                        Ok(()) | Err(TryPushError::Closed) => None,
+                    }
+                });
+                if unsent.is_none() {
+                    st.finish(label);
+                }
+                Work::Answered { unsent, label }
+            }
+        };
+        Ok(st)
     }
 
     async fn handle(
@@ -246,34 +313,36 @@ impl Actor for HandlerActor {
         st: &mut HandlerState,
     ) -> Result<(), ActorProcessingErr> {
         let HandlerMsg::Run = msg;
-        let Some(request) = st.request.take() else {
-            return Ok(());
+        let (line, label) = match std::mem::replace(&mut st.work, Work::Done) {
+            Work::Done => return Ok(()),
+            Work::Answered { unsent: None, .. } => {
+                myself.stop(None);
+                return Ok(());
+            }
+            Work::Answered {
+                unsent: Some(line),
+                label,
+            } => (Some(line), label),
+            // This actor exists for this one request: awaiting its callback
+            // here holds up nothing else. The token (cancel, shutdown) and
+            // the timeout bound it; a kill interrupts it.
+            Work::Waiting(answer) => {
+                let outcome = answer.await;
+                let (reply, label) = st.reply(outcome);
+                (reply.map(|r| reply_line(&st.request_id, r)), label)
+            }
         };
-        // This actor exists for this one request: awaiting its callback here
-        // holds up nothing else, and saves a task and a mailbox hop per
-        // request. The token (cancel, shutdown) and the timeout bound it;
-        // a kill interrupts it.
-        let outcome = run(&*st.callback, request, &st.cancel, st.timeout)
-            .instrument(st.span.clone())
-            .await;
-        let (reply, label) = st.reply(outcome);
-        if let Some(reply) = reply {
+        if let Some(line) = line {
             // Straight into the control lane of the stdin queue. Waiting for
             // room only happens while the CLI is not reading stdin; shutdown
             // (the token, then stdin closing) ends that wait.
-            let line = reply_line(&st.request_id, reply);
             tokio::select! {
                 biased;
                 _ = st.shared.stdin.push(&st.shared, Lane::Control, line, None) => {}
                 _ = st.cancel.cancelled() => {}
             }
         }
-        st.shared
-            .running
-            .leave(&st.request_id, st.generation, &st.shared.counters);
-        st.span
-            .record("duration_ms", st.started.elapsed().as_millis() as u64);
-        st.span.record("outcome", label.as_str());
+        st.finish(label);
         myself.stop(None);
         Ok(())
     }

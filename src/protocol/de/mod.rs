@@ -21,7 +21,9 @@ use super::notes;
 
 mod dispatch;
 
-pub(crate) use dispatch::{drain_into, find_tag, strip_position, visit_struct, visit_tagged};
+pub(crate) use dispatch::{
+    drain_into, find_tag, strip_position, visit_known_tag, visit_struct, visit_tagged,
+};
 
 /// A map key or tag value, borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq)]
@@ -161,6 +163,38 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
         visit_tagged(map, Vec::new(), None)
+    }
+}
+
+/// Seed for a [`Tagged`] enum whose tag value is known before parsing.
+pub(crate) struct KnownTag<'t, T> {
+    tag: &'t str,
+    marker: PhantomData<T>,
+}
+
+impl<'t, T> KnownTag<'t, T> {
+    pub(crate) fn new(tag: &'t str) -> Self {
+        Self {
+            tag,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Tagged> de::DeserializeSeed<'de> for KnownTag<'_, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de, T: Tagged> Visitor<'de> for KnownTag<'_, T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {} object", T::LABEL)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        visit_known_tag(map, self.tag)
     }
 }
 
