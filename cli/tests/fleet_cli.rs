@@ -1,7 +1,8 @@
 //! `claude-agent submit` and `worker` on the machine's NATS and PostgreSQL:
 //! bad job lines publish nothing, a job whose CLI always crashes lands in
-//! the dead-letter subject with its exit code and stderr tail, and a worker
-//! refuses an incompatible existing stream.
+//! the dead-letter subject with its exit code and stderr tail, a worker
+//! refuses an incompatible existing stream, and a new job's session is
+//! resumed only when a local session file (or the store) has it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../../tests/common/mod.rs"]
@@ -12,7 +13,8 @@ use std::process::Command;
 
 use claude_agent::fleet::async_nats;
 use claude_agent::fleet::async_nats::jetstream::stream::{Config, RetentionPolicy};
-use claude_agent::fleet::{Fleet, StreamLayout};
+use claude_agent::fleet::{Fleet, JobId, StreamLayout};
+use claude_agent::store::project_key_for;
 use claude_agent_testkit::Script;
 use common::{assistant, fake, result};
 use fleet_common::*;
@@ -214,4 +216,66 @@ async fn a_worker_refuses_an_existing_jobs_stream_that_is_not_a_work_queue() {
         stderr.contains(&format!("the existing stream {} is incompatible: retention is limits, this layout needs workqueue", layout.jobs_stream)),
         "{stderr}"
     );
+}
+
+#[tokio::test]
+#[ignore = "needs NATS"]
+async fn a_new_jobs_session_is_resumed_when_a_local_session_file_has_it_and_started_fresh_otherwise()
+ {
+    let Some(nats) = shared_nats() else { return };
+    let prefix = unique("fleet-local");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let ok = fake(one_turn());
+    let store_dir = ok.dir.path().join("store");
+    std::fs::create_dir_all(&store_dir).unwrap();
+    let store = format!("file://{}", store_dir.display());
+    let worker = Worker::spawn(&nats, &prefix, &store, &ok.cli.program, &ok.cli.env, &[]);
+    // An earlier attempt on this machine left the session file of job
+    // "crashed-here" behind (and nothing in the store): starting it again
+    // with `--session-id` would be refused as a session in use.
+    let cwd = worker.home.path().join("work").canonicalize().unwrap();
+    let local = JobId::new("crashed-here").unwrap().session_uuid();
+    let project = worker
+        .home
+        .path()
+        .join(".claude")
+        .join("projects")
+        .join(project_key_for(&cwd));
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join(format!("{local}.jsonl")), "{}\n").unwrap();
+    let tenant = unique("tenant");
+    let jobs = write_jobs(
+        ok.dir.path(),
+        &[
+            json!({"tenant": tenant, "prompt": "again", "id": "crashed-here"}),
+            json!({"tenant": tenant, "prompt": "new", "id": "never-ran"}),
+        ],
+    );
+    let out = submit(&nats, &prefix, &jobs, &["--wait", "--timeout", "60"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}\n{}", worker.stderr());
+    let started: Vec<(String, bool, String)> = worker
+        .events()
+        .iter()
+        .filter(|e| e["kind"] == "job_started")
+        .map(|e| {
+            (
+                e["job_id"].as_str().unwrap().to_owned(),
+                e["resume"].as_bool().unwrap(),
+                e["session_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let fresh = JobId::new("never-ran").unwrap().session_uuid();
+    assert!(
+        started.contains(&("crashed-here".into(), true, local)),
+        "{started:?}"
+    );
+    assert!(
+        started.contains(&("never-ran".into(), false, fresh)),
+        "{started:?}"
+    );
+    worker.signal(libc::SIGTERM);
 }

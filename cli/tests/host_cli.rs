@@ -315,3 +315,64 @@ fn skipped_lines_are_reported_per_job_and_counted_in_the_summary() {
     assert!(diags.iter().all(|d| d["line"] == 1));
     assert_eq!(lines.last().unwrap()["skipped_lines"], 2);
 }
+
+#[test]
+fn warm_spares_serve_jobs_and_still_report_their_skipped_lines() {
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit_raw("not json at all\n")
+            .emit(result("success", "done")),
+    );
+    let jobs: Vec<Value> = (0..8)
+        .map(|i| json!({"tenant": "a", "prompt": format!("job {i}"), "id": format!("j{i}")}))
+        .collect();
+    let path = write_jobs(&fake, &jobs);
+    let out = host_cmd(
+        &fake,
+        &path,
+        &["--json", "--concurrency", "3", "--warm-spares", "2"],
+    )
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines = lines(&out);
+    let summary = lines.last().unwrap();
+    assert_eq!(
+        (summary["jobs"].as_u64(), summary["completed"].as_u64()),
+        (Some(8), Some(8)),
+        "{summary}"
+    );
+    let taken: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["kind"] == "spare_taken")
+        .collect();
+    assert!(!taken.is_empty(), "no job got a spare: {summary}");
+    assert_eq!(summary["spares_used"], taken.len(), "{summary}");
+    // A job served by a spare still has its skipped line reported under
+    // its own line: the spare took over the job's diagnostics observer.
+    let mut diag_lines: Vec<u64> = lines
+        .iter()
+        .filter(|l| l["kind"] == "diagnostic")
+        .map(|l| l["line"].as_u64().unwrap())
+        .collect();
+    diag_lines.sort_unstable();
+    assert_eq!(diag_lines, (1..=8).collect::<Vec<u64>>(), "{summary}");
+    assert_eq!(summary["skipped_lines"], 8);
+}
+
+#[test]
+fn warm_spares_with_a_store_is_a_usage_error() {
+    let fake = fake(Script::new().expect_initialize().loop_turns("done"));
+    let path = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "p"})]);
+    let out = host_cmd(&fake, &path, &["--warm-spares", "1", "--store", "memory:"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("--warm-spares cannot serve sessions mirrored to --store"),
+        "{stderr}"
+    );
+}

@@ -534,8 +534,9 @@ impl ClientBuilder {
 pub(crate) type OnDiagnostic = Arc<dyn Fn(&claude_agent_actors::Diagnostic) + Send + Sync>;
 
 /// Hands the session's diagnostics to the observer and the transcript until
-/// the session's event channel closes (its end).
-fn forward_diagnostics(
+/// the session's event channel closes (its end). Also used by the host to
+/// give a warm spare the diagnostics observer of the session it serves.
+pub(crate) fn forward_diagnostics(
     mut events: tokio::sync::broadcast::Receiver<claude_agent_actors::SessionEvent>,
     observer: Option<OnDiagnostic>,
     transcript: Option<TranscriptRecorder>,

@@ -18,6 +18,7 @@ mod run_end;
 mod session_controls;
 
 pub use builder::ClientBuilder;
+pub(crate) use builder::forward_diagnostics;
 pub use client::Client;
 pub use controls::{ContextDetail, SettingsFile};
 pub use launch::TransportFactory;

@@ -133,11 +133,13 @@ impl HostConfig {
     /// template gets one instead of starting a CLI, and the pool is
     /// refilled. Match: neither builder wires anything in at connect (no
     /// callbacks, in-process MCP servers, session store, transcript, frame
-    /// recording, stderr/diagnostic observers, spawner or transport), and
-    /// both compute the same CLI command (program, argv, environment,
-    /// working directory), `initialize` request, OS user and runtime
-    /// settings; tenant and label are not compared. A template that wires
-    /// something in keeps no spares.
+    /// recording, stderr observer, spawner or transport), and both compute
+    /// the same CLI command (program, argv, environment, working
+    /// directory), `initialize` request, OS user and runtime settings;
+    /// tenant and label are not compared. A session's diagnostics observer
+    /// ([`ClientBuilder::on_diagnostic`]) does not prevent a match: the
+    /// spare feeds it from the hand-out on. A template that wires
+    /// something in (a diagnostics observer included) keeps no spares.
     ///
     /// Spares count against [`max_sessions`](Self::max_sessions) (the pool
     /// refills only into free slots); when they hold the last slots, a

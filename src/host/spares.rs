@@ -4,13 +4,17 @@
 //!
 //! Matching is exact and conservative: both builders have no callbacks,
 //! in-process MCP servers, session store, transcript, frame recording,
-//! stderr/diagnostic observers, custom spawner or transport (all of these
-//! are wired into a session when it connects, so a CLI started without
-//! them cannot serve them), and they compute the same CLI command
+//! stderr observer, custom spawner or transport (all of these are wired
+//! into a session when it connects, so a CLI started without them cannot
+//! serve them), and they compute the same CLI command
 //! (program, argv, environment, working directory), the same
 //! `initialize` request, the same OS user and the same runtime settings
 //! (graces, timeouts, buffer limits, watchdog). Tenant and label are not
-//! compared: a spare started for the template serves any tenant.
+//! compared: a spare started for the template serves any tenant. A
+//! diagnostics observer is the exception: it only listens to the session's
+//! events, so a spare handed out starts feeding the served builder's
+//! observer from then on (the template itself must have none, or the
+//! spare's diagnostics would go to two observers).
 //!
 //! Pure bookkeeping owned by the host's supervisor actor; the starts and
 //! shutdowns run on their own tasks.
@@ -34,7 +38,8 @@ pub(crate) struct SpareKey {
 }
 
 impl SpareKey {
-    /// The key of `b`, or `None` when `b` wires anything in at connect.
+    /// The key of `b`, or `None` when `b` wires anything in at connect
+    /// (its diagnostics observer aside: see the module's doc).
     pub(crate) fn of(b: &ClientBuilder) -> Option<Self> {
         let r = &b.runtime;
         let plain = b.callbacks.is_empty()
@@ -42,7 +47,6 @@ impl SpareKey {
             && !r.transcript
             && r.record_frames.is_none()
             && r.on_stderr.is_none()
-            && r.on_diagnostic.is_none()
             && b.launches_plain_subprocess();
         if !plain {
             return None;
@@ -87,7 +91,7 @@ pub(crate) struct Spares {
 
 impl Spares {
     pub(crate) fn new(want: usize, template: Box<ClientBuilder>) -> Self {
-        let key = SpareKey::of(&template);
+        let key = SpareKey::of(&template).filter(|_| template.runtime.on_diagnostic.is_none());
         if key.is_none() {
             tracing::warn!("the warm-spare template wires callbacks in at connect: no spares");
         }
@@ -117,6 +121,13 @@ impl Spares {
         }
         while let Some(c) = self.ready.pop_front() {
             if !c.session().is_closed() {
+                if let Some(observer) = &builder.runtime.on_diagnostic {
+                    crate::client::forward_diagnostics(
+                        c.session().subscribe_events(),
+                        Some(observer.clone()),
+                        None,
+                    );
+                }
                 return Some(c);
             }
             tokio::spawn(async move { c.shutdown().await });

@@ -6,7 +6,8 @@
 //! a revival is checked to come from that session's own CLI, resumed.
 //!
 //! Reports total time per side and the ratio, peak live CLIs (the host's
-//! count, and this process's children counted in `/proc`), and the
+//! count, and this process's children running the CLI, counted in
+//! `/proc`), and the
 //! hibernate latency (the ordered shutdown) and revive latency (request to
 //! `initialize` answered, admission wait included; and without it), p50 /
 //! p99.
@@ -83,22 +84,35 @@ fn check(i: usize, got: (String, Option<String>)) -> Result<()> {
     }
 }
 
-/// Children of this process now (`/proc/self/task/*/children`).
-fn children() -> usize {
+/// Children of this process running `cli` now (`/proc/self/task/*/children`,
+/// each child's `exe`). The one other child, the process keeper the first
+/// spawn starts (a shell), is not a CLI and is not counted.
+fn cli_children(cli: &std::path::Path) -> usize {
     let Ok(tasks) = std::fs::read_dir("/proc/self/task") else {
         return 0;
     };
     tasks
         .flatten()
         .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
-        .map(|s| s.split_whitespace().count())
-        .sum()
+        .flat_map(|s| {
+            s.split_whitespace()
+                .map(|pid| std::fs::read_link(format!("/proc/{pid}/exe")))
+                .collect::<Vec<_>>()
+        })
+        .filter(|exe| exe.as_deref().is_ok_and(|e| e == cli))
+        .count()
+}
+
+/// `p` with symlinks resolved, as `/proc/PID/exe` shows it.
+fn real_path(p: &std::path::Path) -> std::path::PathBuf {
+    p.canonicalize().unwrap_or_else(|_| p.to_path_buf())
 }
 
 /// Samples the live count until `stop`; returns (host's peak, children peak).
 fn sample_peaks(
     host: Host,
     stop: Arc<tokio::sync::Notify>,
+    cli: std::path::PathBuf,
 ) -> tokio::task::JoinHandle<(usize, usize)> {
     tokio::spawn(async move {
         let (mut live, mut kids) = (0, 0);
@@ -106,7 +120,9 @@ fn sample_peaks(
             if let Ok(m) = host.metrics().await {
                 live = live.max(m.live);
             }
-            kids = kids.max(tokio::task::spawn_blocking(children).await.unwrap_or(0));
+            let cli = cli.clone();
+            let now = tokio::task::spawn_blocking(move || cli_children(&cli)).await;
+            kids = kids.max(now.unwrap_or(0));
             tokio::select! {
                 () = stop.notified() => return (live, kids),
                 () = tokio::time::sleep(Duration::from_millis(5)) => {}
@@ -164,7 +180,7 @@ async fn hibernating(args: &Args, fake: &std::path::Path) -> Result<serde_json::
         (hib, rev, rev_start, lagged)
     });
     let stop = Arc::new(tokio::sync::Notify::new());
-    let peaks = sample_peaks(host.clone(), stop.clone());
+    let peaks = sample_peaks(host.clone(), stop.clone(), real_path(fake));
     let t0 = Instant::now();
     let mut handles: Vec<(usize, SessionHandle)> = Vec::with_capacity(args.sessions);
     for i in 0..args.sessions {
@@ -219,7 +235,7 @@ async fn hibernating(args: &Args, fake: &std::path::Path) -> Result<serde_json::
 async fn cold(args: &Args, fake: &std::path::Path) -> Result<serde_json::Value> {
     let host = Host::start(config(args)).await.map_err(err)?;
     let stop = Arc::new(tokio::sync::Notify::new());
-    let peaks = sample_peaks(host.clone(), stop.clone());
+    let peaks = sample_peaks(host.clone(), stop.clone(), real_path(fake));
     let t0 = Instant::now();
     for round in 0..2 {
         let mut jobs = Vec::with_capacity(args.sessions);

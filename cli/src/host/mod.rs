@@ -72,6 +72,12 @@ pub(crate) struct HostArgs {
     /// file:///folder, postgres://..., redis://...); restarts resume from it.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    /// Keep K CLIs started and initialised ahead of demand; a job without
+    /// options of its own (only tenant, prompt and id) gets one instead of
+    /// a cold start. Spares count against --concurrency. Not with --store
+    /// (a mirrored session is wired up as its CLI starts).
+    #[arg(long, value_name = "K", default_value_t = 0)]
+    warm_spares: u32,
     /// Events as NDJSON on stdout, the summary as the last line.
     #[arg(long)]
     json: bool,
@@ -104,6 +110,9 @@ pub(crate) fn run(args: HostArgs) -> ExitCode {
         Ok(s) => s,
         Err(e) => return usage(&e),
     };
+    if args.warm_spares > 0 && args.store.is_some() {
+        return usage("--warm-spares cannot serve sessions mirrored to --store");
+    }
     let text = if args.jobs.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -136,7 +145,7 @@ pub(crate) fn run(args: HostArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    runtime.block_on(run_jobs(&args, &settings, jobs))
+    runtime.block_on(run_jobs(&args, &settings, jobs, base))
 }
 
 fn usage(msg: &str) -> ExitCode {
@@ -144,7 +153,7 @@ fn usage(msg: &str) -> ExitCode {
     ExitCode::from(crate::EXIT_USAGE)
 }
 
-async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
+async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) -> ExitCode {
     let mut stop = StopSignals::register();
     let started = Instant::now();
     let concurrency = args.concurrency as usize;
@@ -164,13 +173,20 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
         },
         None => None,
     };
-    let config = HostConfig::new()
+    let mut config = HostConfig::new()
         .max_sessions(concurrency)
         .max_per_tenant(args.per_tenant.map_or(concurrency, |n| n as usize))
         .max_queued(jobs.len())
         .max_queued_per_tenant(jobs.len())
         .restart(restart)
         .event_capacity((jobs.len() * 8).clamp(1024, 1 << 20));
+    if args.warm_spares > 0 {
+        // A job's builder matches when its options are the base's: the
+        // same settings as below, minus the per-job diagnostics observer
+        // (which a spare takes over when handed out).
+        let template = runtime_settings(ClientBuilder::new(base.clone()), args, s);
+        config = config.warm_spares(args.warm_spares as usize, template);
+    }
     let host = match Host::start(config).await {
         Ok(h) => h,
         Err(e) => {
@@ -191,20 +207,14 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
         if let Some(store) = &store {
             builder = builder.session_store(store.clone());
         }
-        let builder = builder
-            .max_line_bytes(args.max_line_bytes)
-            .on_diagnostic(move |d| {
-                if let Some(skipped) = SkippedLine::from_diagnostic(d) {
-                    // Full queue: the summary still counts it (below).
-                    if tx.try_send((line, skipped)).is_err() {
-                        DROPPED_REPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    }
+        let builder = runtime_settings(builder, args, s).on_diagnostic(move |d| {
+            if let Some(skipped) = SkippedLine::from_diagnostic(d) {
+                // Full queue: the summary still counts it (below).
+                if tx.try_send((line, skipped)).is_err() {
+                    DROPPED_REPORTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 }
-            })
-            .grace(s.grace)
-            .term_grace(s.term_grace)
-            .initialize_timeout(s.timeout)
-            .control_timeout(s.timeout);
+            }
+        });
         match host.submit(job.tenant, builder, job.prompt).await {
             Ok(handle) => {
                 by_session.insert(handle.id(), (job.line, job.id));
@@ -306,6 +316,14 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
         summary.skipped_lines += 1;
     }
     summary.skipped_lines += DROPPED_REPORTS.load(std::sync::atomic::Ordering::Relaxed);
+    if args.warm_spares > 0 {
+        summary.spares_used = host.metrics().await.ok().map(|m| m.spares_used);
+        if signalled.is_none() {
+            // Every job has ended; the spares still wait: shut them down
+            // in order.
+            host.drain(DrainOptions::new(s.drain_deadline)).await;
+        }
+    }
     // Everything submitted has ended; the host has nothing left to stop.
     drop(host);
     progress.finish();
@@ -328,6 +346,16 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>) -> ExitCode {
     } else {
         0
     })
+}
+
+/// The settings every job's builder (and the warm spares' template) gets.
+fn runtime_settings(builder: ClientBuilder, args: &HostArgs, s: &Settings) -> ClientBuilder {
+    builder
+        .max_line_bytes(args.max_line_bytes)
+        .grace(s.grace)
+        .term_grace(s.term_grace)
+        .initialize_timeout(s.timeout)
+        .control_timeout(s.timeout)
 }
 
 /// The event's JSON with the job's line (and `id`, when the job had one).

@@ -30,6 +30,8 @@ pub(crate) struct Summary {
     mirror: Option<(u64, u64)>,
     /// `submit --wait` only: outcomes recorded more than once for one job.
     pub(crate) duplicates: Option<usize>,
+    /// `host --warm-spares` only: jobs a warm spare served.
+    pub(crate) spares_used: Option<u64>,
 }
 
 /// How many failures the human summary lists one by one.
@@ -161,6 +163,9 @@ impl Summary {
         if let (Some(d), Some(o)) = (self.duplicates, line.as_object_mut()) {
             o.insert("duplicates".into(), json!(d));
         }
+        if let (Some(n), Some(o)) = (self.spares_used, line.as_object_mut()) {
+            o.insert("spares_used".into(), json!(n));
+        }
         line
     }
 
@@ -184,6 +189,9 @@ impl Summary {
         );
         for (cause, n) in &self.failed_by_cause {
             println!("  failed, {cause}: {n}");
+        }
+        if let Some(n) = self.spares_used {
+            println!("  served by a warm spare: {n}");
         }
         for f in self.failures.iter().take(FAILURES_SHOWN) {
             let line = f["line"]

@@ -26,7 +26,9 @@ const RETRY_DELAY: Duration = Duration::from_millis(500);
 /// restarting).
 const RECORD_RETRY: Duration = Duration::from_millis(250);
 
-pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, slot: OwnedSemaphorePermit) {
+/// `held` is the pull loop's permit for this job: given back once the
+/// job's CLI is gone.
+pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePermit) {
     let info = msg.info().ok().map(|i| (i.delivered, i.stream_sequence));
     let (delivered, seq) = info.unwrap_or((1, 0));
     let deliveries = u64::try_from(delivered).unwrap_or(1);
@@ -168,8 +170,9 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, slot: OwnedSemaphorePerm
             format!("job {id}: started (delivery {deliveries})"),
         )
         .await;
-    // Progress marks keep the job ours while the turn runs, so the ack
-    // wait can be short and still bound recovery from a dead worker.
+    // Progress marks keep the job ours while it waits in the host's queue
+    // and while its turn runs, so the ack wait can be short and still
+    // bound recovery from a dead worker.
     let mut progress = tokio::time::interval((ctx.ack_wait / 3).max(Duration::from_millis(200)));
     progress.tick().await;
     let ended = handle.outcome();
@@ -180,9 +183,9 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, slot: OwnedSemaphorePerm
             _ = progress.tick() => { let _ = msg.ack_with(AckKind::Progress).await; }
         }
     };
-    // The CLI is gone: the slot can take the next job while this one's
-    // outcome is recorded.
-    drop(slot);
+    // The CLI is gone: the pull loop can take the next job while this
+    // one's outcome is recorded.
+    drop(held);
     let outcome = JobOutcome::from_session(
         id.clone(),
         Some(session),

@@ -1,12 +1,18 @@
 //! `claude-agent worker`: pull jobs from the fleet's JetStream work queue
 //! and run them through a local [`Host`], recording each outcome.
 //!
-//! The pull loop asks for as many jobs as it has free slots, so no job
-//! waits unacknowledged in a local buffer; each job runs in its own task
-//! ([`job`]). SIGTERM (or SIGINT) drains: the loop stops pulling, the
+//! The pull loop keeps up to twice `--concurrency` jobs: the running ones
+//! and as many again queued in the host, so a slot whose CLI exits takes
+//! the next job at once instead of idling through a pull round trip, and
+//! each waiting job's look-ups (is its outcome recorded, has its session a
+//! transcript) run while other jobs' turns do. Each job runs in its own
+//! task ([`job`]), which marks it in progress while it waits, so the ack
+//! wait can stay short. SIGTERM (or SIGINT) drains: the loop stops pulling, the
 //! host finishes running turns within `--drain-deadline` and kills what
 //! is left, and every job that did not finish is released (negatively
-//! acknowledged) for another worker.
+//! acknowledged) for another worker. A further signal during the drain
+//! cuts it short: each running CLI gets SIGTERM at once (SIGKILL on the
+//! signal after), its job is released, and the worker exits.
 //!
 //! Exit codes: 2 the fleet, store or host could not be opened (an
 //! incompatible stream layout included); 64 usage error; 130/143 stopped
@@ -103,6 +109,8 @@ const PULL_EXPIRES: Duration = Duration::from_secs(1);
 const FLUSH: Duration = Duration::from_secs(5);
 /// Pause after a failed pull (the server is restarting, say).
 const PULL_RETRY: Duration = Duration::from_millis(250);
+/// Jobs held per slot: one running, one queued behind it in the host.
+const AHEAD: usize = 2;
 
 pub(crate) fn run(args: WorkerArgs) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -163,8 +171,9 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     let config = HostConfig::new()
         .max_sessions(concurrency)
         .max_per_tenant(args.per_tenant.map_or(concurrency, |n| n as usize))
-        .max_queued(concurrency)
-        .max_queued_per_tenant(concurrency)
+        // Room for every job pulled ahead (see `pull`).
+        .max_queued(AHEAD * concurrency)
+        .max_queued_per_tenant(AHEAD * concurrency)
         // A crash is retried by redelivery (on any worker), not here.
         .restart(RestartPolicy::Never);
     let host = match Host::start(config).await {
@@ -214,7 +223,18 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     // Each job task ends once its session has: within the drain deadline
     // plus the shutdown's own bounded waits.
     let bound = drain_deadline + grace + term_grace + timeout;
-    let _ = tokio::time::timeout(bound, async { while tasks.join_next().await.is_some() {} }).await;
+    {
+        let joined = async { while tasks.join_next().await.is_some() {} };
+        tokio::pin!(joined);
+        let end = tokio::time::Instant::now() + bound;
+        loop {
+            tokio::select! {
+                () = &mut joined => break,
+                () = tokio::time::sleep_until(end) => break,
+                again = stop.recv() => hurry(&ctx, again).await,
+            }
+        }
+    }
     tasks.abort_all();
     let _ = tokio::time::timeout(bound, drain).await;
     // Releases and acks are in the client's buffer: send them (briefly:
@@ -229,7 +249,9 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     ExitCode::from(signal.exit_code())
 }
 
-/// Pulls jobs into free slots until a stop signal, which it returns.
+/// Pulls jobs until a stop signal, which it returns: at most
+/// [`AHEAD`] × `concurrency` held at once (a job is held from its delivery
+/// until its CLI is gone; recording its outcome overlaps the next job).
 async fn pull(
     ctx: &Arc<Ctx>,
     consumer: &PullConsumer,
@@ -237,7 +259,7 @@ async fn pull(
     stop: &mut StopSignals,
     tasks: &mut JoinSet<()>,
 ) -> StopSignal {
-    let slots = Arc::new(Semaphore::new(concurrency));
+    let slots = Arc::new(Semaphore::new(AHEAD * concurrency));
     loop {
         while tasks.try_join_next().is_some() {}
         let first = tokio::select! {
@@ -299,6 +321,28 @@ async fn pull(
                 }
                 Ok(None) | Err(_) => break,
             }
+        }
+    }
+}
+
+/// A further signal during the drain: every session's shutdown skips its
+/// current wait (SIGTERM to the CLI now; SIGKILL on the next signal), as
+/// `host` does. Their jobs end drained and are released at once.
+async fn hurry(ctx: &Ctx, signal: StopSignal) {
+    let sessions = ctx.host.sessions().await.unwrap_or_default();
+    ctx.out
+        .emit(
+            json!({"kind": "worker_hurried", "signal": signal.name(), "sessions": sessions.len()}),
+            format!(
+                "{}: cutting the drain short ({} sessions)",
+                signal.name(),
+                sessions.len()
+            ),
+        )
+        .await;
+    for session in sessions {
+        if let Some(client) = session.current_client() {
+            client.hurry();
         }
     }
 }

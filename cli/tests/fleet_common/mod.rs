@@ -185,7 +185,8 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Starts a worker; `env` goes to it (and so to its CLIs).
+    /// Starts a worker; `env` goes to it (and so to its CLIs). `--grace`
+    /// and `--term-grace` are 0.5 s unless `extra` sets them.
     pub fn spawn(
         nats: &str,
         prefix: &str,
@@ -204,7 +205,7 @@ impl Worker {
         ])
         .arg("--cli")
         .arg(cli)
-        .args(["--name", &name, "--grace", "0.5", "--term-grace", "0.5"])
+        .args(["--name", &name])
         .args(extra)
         .current_dir(&cwd)
         .env("HOME", home.path())
@@ -213,6 +214,12 @@ impl Worker {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
+        // Short shutdown waits unless the test sets its own.
+        for flag in ["--grace", "--term-grace"] {
+            if !extra.contains(&flag) {
+                cmd.args([flag, "0.5"]);
+            }
+        }
         let mut child = cmd.spawn().unwrap();
         let events: Events = Arc::new((Mutex::new((Vec::new(), false)), Condvar::new()));
         let stdout = child.stdout.take().unwrap();
