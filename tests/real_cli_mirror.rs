@@ -69,6 +69,7 @@ async fn two_turns_mirrored_into_a_file_store_match_the_cli_session_file() {
         .await
         .unwrap()
         .expect("the session in the store");
+    let stored: Vec<Value> = stored.iter().map(|e| e.to_value().unwrap()).collect();
     let brief = |entries: &[Value]| -> Vec<String> {
         entries
             .iter()

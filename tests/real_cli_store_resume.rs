@@ -70,7 +70,8 @@ impl World {
 
     async fn stored(&self, session_id: &str) -> Vec<Value> {
         let key = SessionKey::new(project_key_for(self.rig.cwd.path()), session_id);
-        self.store.load(&key).await.unwrap().unwrap_or_default()
+        let entries = self.store.load(&key).await.unwrap().unwrap_or_default();
+        entries.iter().map(|e| e.to_value().unwrap()).collect()
     }
 
     /// The `messages` of the last main model request, as text.

@@ -167,3 +167,56 @@ async fn a_store_without_summaries_lists_by_folding_entries() {
         .unwrap();
     scenario(&SessionSource::Store(store), false).await;
 }
+
+/// The CLI mirrors a subagent's `.meta.json` sidecar into the subagent's
+/// transcript as an `agent_metadata` entry (restored as the sidecar on
+/// resume): the subagent's message listing must not show it, wherever it
+/// sits and whatever it carries.
+#[tokio::test]
+async fn a_subagents_mirrored_agent_metadata_is_not_listed_as_a_message() {
+    let store: Arc<dyn SessionStore> = Arc::new(MemoryStore::new());
+    let key = SessionKey::new(PROJECT, SESSION);
+    let sub = key.clone().with_subpath("subagents/agent-m1");
+    let meta = |agent_type: &str| {
+        StoreEntry::from(serde_json::json!({
+            "type": "agent_metadata", "agentType": agent_type,
+            "uuid": format!("meta-{agent_type}"), "isSidechain": true,
+            "message": {"role": "user", "content": "not a message"}}))
+    };
+    let user = serde_json::json!({"type": "user", "isSidechain": true, "parentUuid": null,
+        "uuid": "5b0c6a8e-0000-4000-8000-0000000000a1", "sessionId": SESSION,
+        "message": {"role": "user", "content": "look around"}});
+    let assistant = serde_json::json!({"type": "assistant", "isSidechain": true,
+        "parentUuid": "5b0c6a8e-0000-4000-8000-0000000000a1",
+        "uuid": "5b0c6a8e-0000-4000-8000-0000000000a2", "sessionId": SESSION,
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "found it"}]}});
+    store
+        .append(
+            &key,
+            &[StoreEntry::from(serde_json::json!({"type": "user",
+            "uuid": "5b0c6a8e-0000-4000-8000-0000000000b1", "sessionId": SESSION,
+            "message": {"role": "user", "content": "main"}}))],
+        )
+        .await
+        .unwrap();
+    store
+        .append(
+            &sub,
+            &[meta("first"), user.into(), assistant.into(), meta("last")],
+        )
+        .await
+        .unwrap();
+    let source = SessionSource::Store(store);
+    let listed = claude_agent::sessions::subagent_messages(&source, PROJECT, SESSION, "m1")
+        .await
+        .unwrap();
+    let uuids: Vec<&str> = listed.iter().map(|m| m.uuid.as_str()).collect();
+    assert_eq!(
+        uuids,
+        [
+            "5b0c6a8e-0000-4000-8000-0000000000a1",
+            "5b0c6a8e-0000-4000-8000-0000000000a2"
+        ],
+        "only the subagent's own messages"
+    );
+}

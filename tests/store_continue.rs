@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::store::{MemoryStore, SessionKey, SessionStore, project_key_for};
+use claude_agent::store::{MemoryStore, SessionKey, SessionStore, StoreEntry, project_key_for};
 use claude_agent::{ClientBuilder, Options};
 use claude_agent_testkit::Script;
 use common::*;
@@ -44,7 +44,10 @@ impl World {
         };
         for &(id, sidechain) in sessions {
             let key = SessionKey::new(w.project(), id);
-            let entries = [entry(id, 1, sidechain), entry(id, 2, sidechain)];
+            let entries = [
+                entry(id, 1, sidechain).into(),
+                entry(id, 2, sidechain).into(),
+            ];
             w.store.append(&key, &entries).await.unwrap();
         }
         w
@@ -165,7 +168,7 @@ impl SessionStore for LoadOnly {
     fn append<'a>(
         &'a self,
         _key: &'a SessionKey,
-        _entries: &'a [Value],
+        _entries: &'a [StoreEntry],
     ) -> futures::future::BoxFuture<'a, claude_agent::store::StoreResult<()>> {
         Box::pin(async { Ok(()) })
     }
@@ -173,7 +176,8 @@ impl SessionStore for LoadOnly {
     fn load<'a>(
         &'a self,
         _key: &'a SessionKey,
-    ) -> futures::future::BoxFuture<'a, claude_agent::store::StoreResult<Option<Vec<Value>>>> {
+    ) -> futures::future::BoxFuture<'a, claude_agent::store::StoreResult<Option<Vec<StoreEntry>>>>
+    {
         Box::pin(async { Ok(None) })
     }
 }

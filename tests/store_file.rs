@@ -5,7 +5,9 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::Duration;
 
-use claude_agent::store::{FileStore, SessionKey, SessionStore, StoreError, open_store};
+use claude_agent::store::{
+    FileStore, SessionKey, SessionStore, StoreEntry, StoreError, open_store,
+};
 use claude_agent_testkit::store_conformance::{ConformanceOptions, run_store_conformance};
 use serde_json::{Value, json};
 
@@ -17,6 +19,11 @@ const BATCHES: usize = 100;
 
 fn shared_key() -> SessionKey {
     SessionKey::new("proj", "shared")
+}
+
+/// A test entry.
+fn ent(value: Value) -> StoreEntry {
+    StoreEntry::from(value)
 }
 
 #[tokio::test]
@@ -33,7 +40,7 @@ async fn file_store_passes_every_contract() {
     )
     .await
     .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-    assert_eq!(report.passed.len(), 15, "{report:?}");
+    assert_eq!(report.passed.len(), 16, "{report:?}");
 }
 
 #[tokio::test]
@@ -50,7 +57,7 @@ async fn file_url_opens_a_file_store_that_passes_every_contract() {
     )
     .await
     .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-    assert_eq!(report.passed.len(), 15, "{report:?}");
+    assert_eq!(report.passed.len(), 16, "{report:?}");
 }
 
 /// The body of the child processes of
@@ -63,12 +70,13 @@ async fn child_writer_process() {
     };
     let store = FileStore::new(root);
     let key = shared_key();
-    let mut previous: Option<Value> = None;
+    let mut previous: Option<StoreEntry> = None;
     for i in 0..BATCHES {
-        let own = json!({"type": "x", "uuid": format!("{writer}-{i}"), "writer": writer, "i": i});
+        let own =
+            ent(json!({"type": "x", "uuid": format!("{writer}-{i}"), "writer": writer, "i": i}));
         // Both writers append the same shared entry: it must land once.
         let shared =
-            json!({"type": "x", "uuid": format!("shared-{i}"), "writer": "shared", "i": i});
+            ent(json!({"type": "x", "uuid": format!("shared-{i}"), "writer": "shared", "i": i}));
         let mut batch = vec![own.clone(), shared];
         // And each retries its previous batch's entry, as a mirror would.
         batch.extend(previous.take());
@@ -115,6 +123,7 @@ async fn two_processes_appending_to_one_session_store_each_entry_once_in_order()
     let mut seen: HashMap<String, usize> = HashMap::new();
     let mut last_i: HashMap<String, i64> = HashMap::new();
     for entry in &entries {
+        let entry = entry.to_value().expect("a tree");
         *seen
             .entry(entry["uuid"].as_str().expect("uuid").to_owned())
             .or_default() += 1;
@@ -148,7 +157,7 @@ async fn a_torn_last_line_is_ignored_on_load_and_removed_by_the_next_append() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = FileStore::new(dir.path());
     let key = SessionKey::new("proj", "sess");
-    let first = json!({"type": "x", "uuid": "1"});
+    let first = ent(json!({"type": "x", "uuid": "1"}));
     store
         .append(&key, std::slice::from_ref(&first))
         .await
@@ -169,7 +178,7 @@ async fn a_torn_last_line_is_ignored_on_load_and_removed_by_the_next_append() {
         Some(vec![first.clone()])
     );
 
-    let third = json!({"type": "x", "uuid": "3"});
+    let third = ent(json!({"type": "x", "uuid": "3"}));
     store
         .append(&key, std::slice::from_ref(&third))
         .await
@@ -210,7 +219,7 @@ async fn a_corrupt_line_in_the_middle_is_reported_with_its_place() {
 async fn keys_that_would_escape_the_root_are_rejected() {
     let dir = tempfile::tempdir().expect("temp dir");
     let store = FileStore::new(dir.path().join("root"));
-    let entry = [json!({"type": "x"})];
+    let entry = [ent(json!({"type": "x"}))];
     for key in [
         SessionKey::new("..", "s"),
         SessionKey::new("p", "../s"),
@@ -232,7 +241,7 @@ async fn a_summary_that_missed_an_append_is_rebuilt_from_the_transcript() {
     let store = FileStore::new(dir.path());
     let key = SessionKey::new("proj", "sess");
     store
-        .append(&key, &[json!({"type": "x", "customTitle": "one"})])
+        .append(&key, &[ent(json!({"type": "x", "customTitle": "one"}))])
         .await
         .expect("append");
     // A writer that died after its append and before its summary update.
@@ -244,7 +253,7 @@ async fn a_summary_that_missed_an_append_is_rebuilt_from_the_transcript() {
         .expect("write");
     drop(file);
     store
-        .append(&key, &[json!({"type": "x", "aiTitle": "two"})])
+        .append(&key, &[ent(json!({"type": "x", "aiTitle": "two"}))])
         .await
         .expect("append");
     let summaries = store
@@ -265,22 +274,24 @@ async fn a_session_deleted_and_rewritten_by_another_writer_is_read_again_for_ded
     let key = SessionKey::new("proj", "sess");
     ours.append(
         &key,
-        &[json!({"type": "x", "uuid": "old", "pad": "a".repeat(300)})],
+        &[ent(
+            json!({"type": "x", "uuid": "old", "pad": "a".repeat(300)}),
+        )],
     )
     .await
     .expect("append");
     theirs.delete(&key).await.expect("delete");
     // Longer than what `ours` has seen, so only its start tells them apart.
     let rewritten = [
-        json!({"type": "x", "uuid": "new-1", "pad": "b".repeat(300)}),
-        json!({"type": "x", "uuid": "new-2"}),
+        ent(json!({"type": "x", "uuid": "new-1", "pad": "b".repeat(300)})),
+        ent(json!({"type": "x", "uuid": "new-2"})),
     ];
     theirs.append(&key, &rewritten).await.expect("append");
     ours.append(
         &key,
         &[
-            json!({"type": "x", "uuid": "new-2"}),
-            json!({"type": "x", "uuid": "new-3"}),
+            ent(json!({"type": "x", "uuid": "new-2"})),
+            ent(json!({"type": "x", "uuid": "new-3"})),
         ],
     )
     .await
@@ -291,7 +302,7 @@ async fn a_session_deleted_and_rewritten_by_another_writer_is_read_again_for_ded
         .expect("load")
         .expect("exists")
         .iter()
-        .map(|e| e["uuid"].as_str().expect("uuid").to_owned())
+        .map(|e| e.uuid().expect("uuid").into_owned())
         .collect();
     assert_eq!(uuids, ["new-1", "new-2", "new-3"]);
 }

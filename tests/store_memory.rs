@@ -14,7 +14,7 @@ async fn memory_store_passes_every_contract() {
     )
     .await
     .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-    assert_eq!(report.passed.len(), 15, "{report:?}");
+    assert_eq!(report.passed.len(), 16, "{report:?}");
     assert!(report.skipped.is_empty(), "{report:?}");
 }
 
@@ -30,7 +30,7 @@ async fn memory_url_opens_a_shared_store_that_passes_every_contract() {
     )
     .await
     .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-    assert_eq!(report.passed.len(), 15, "{report:?}");
+    assert_eq!(report.passed.len(), 16, "{report:?}");
 }
 
 /// A store implementing only the required methods: the optional contracts
@@ -66,7 +66,7 @@ async fn a_store_without_optional_methods_has_those_contracts_skipped() {
     )
     .await
     .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(report.passed.len(), 7, "{report:?}");
+    assert_eq!(report.passed.len(), 8, "{report:?}");
     assert_eq!(report.skipped.len(), 8, "{report:?}");
     let unsupported = Minimal::default().list_sessions("p").await;
     assert!(matches!(
@@ -125,7 +125,7 @@ async fn a_broken_store_fails_with_the_contracts_name() {
 async fn a_batch_of_known_uuids_changes_nothing_not_even_the_mtime() {
     let store = MemoryStore::new();
     let key = claude_agent::store::SessionKey::new("p", "s");
-    let entry = [serde_json::json!({"type": "x", "uuid": "u"})];
+    let entry = [serde_json::json!({"type": "x", "uuid": "u"}).into()];
     store.append(&key, &entry).await.expect("append");
     let before = (
         store.list_sessions("p").await.expect("list"),

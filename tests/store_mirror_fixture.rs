@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use claude_agent::store::{
-    FileStore, SessionKey, SessionStore, entry_uuid, key_for_mirror_path, sanitize_path,
+    FileStore, SessionKey, SessionStore, StoreEntry, key_for_mirror_path, sanitize_path,
 };
 use serde_json::Value;
 
@@ -19,7 +19,7 @@ const FIXTURE: &str = concat!(
 /// The recording's CLI config folder's `projects` (from the frames' paths).
 const PROJECTS: &str = "/home/dev/.claude/projects";
 
-fn lines(file: &str) -> Vec<Value> {
+fn lines<T: serde::de::DeserializeOwned>(file: &str) -> Vec<T> {
     std::fs::read_to_string(Path::new(FIXTURE).join(file))
         .expect("read the fixture")
         .lines()
@@ -28,14 +28,14 @@ fn lines(file: &str) -> Vec<Value> {
 }
 
 /// `(filePath, entries)` of every `transcript_mirror` frame.
-fn mirror_frames() -> Vec<(String, Vec<Value>)> {
-    lines("stdout.ndjson")
+fn mirror_frames() -> Vec<(String, Vec<StoreEntry>)> {
+    lines::<Value>("stdout.ndjson")
         .into_iter()
         .filter(|frame| frame["type"] == "transcript_mirror")
         .map(|frame| {
             let path = frame["filePath"].as_str().expect("filePath").to_owned();
-            let entries = frame["entries"].as_array().expect("entries").clone();
-            (path, entries)
+            let entries = frame["entries"].as_array().expect("entries");
+            (path, entries.iter().map(StoreEntry::from).collect())
         })
         .collect()
 }
@@ -67,9 +67,9 @@ async fn mirrored_frames_store_the_cli_transcript_once_with_its_summary() {
     let key = key.expect("a key");
 
     // A mirror retrying every batch with uuids changes nothing.
-    let with_uuids: Vec<Value> = mirrored
+    let with_uuids: Vec<StoreEntry> = mirrored
         .iter()
-        .filter(|e| entry_uuid(e).is_some())
+        .filter(|e| e.uuid().is_some())
         .cloned()
         .collect();
     assert!(!with_uuids.is_empty());
@@ -78,7 +78,7 @@ async fn mirrored_frames_store_the_cli_transcript_once_with_its_summary() {
     let loaded = store.load(&key).await.expect("load").expect("stored");
     assert_eq!(loaded, mirrored, "every mirrored entry, once, in order");
     // And each is a line the CLI wrote to its own session file.
-    let local = lines("local-session.jsonl");
+    let local = lines::<StoreEntry>("local-session.jsonl");
     assert!(loaded.iter().all(|entry| local.contains(entry)));
 
     let summaries = store

@@ -91,9 +91,12 @@ async fn two_postgres_stores_migrating_one_schema_at_once_both_work() {
     let body = {
         let (a, b, key) = (a.clone(), b.clone(), key.clone());
         async move {
-            a.append(&key, &[serde_json::json!({"type": "x", "uuid": "1"})])
-                .await
-                .expect("append");
+            a.append(
+                &key,
+                &[serde_json::json!({"type": "x", "uuid": "1"}).into()],
+            )
+            .await
+            .expect("append");
             assert_eq!(b.load(&key).await.expect("load").map(|v| v.len()), Some(1));
         }
     };

@@ -43,9 +43,15 @@ async fn resume_with_a_store_writes_the_session_where_the_cli_reads_it_before_th
     let cwd = tempfile::tempdir().unwrap();
     let project = claude_agent::store::project_key_for(cwd.path());
     let key = SessionKey::new(project.clone(), SESSION);
-    store.append(&key, &[entry(1), entry(2)]).await.unwrap();
     store
-        .append(&key.clone().with_subpath("subagents/agent-7"), &[entry(10)])
+        .append(&key, &[entry(1).into(), entry(2).into()])
+        .await
+        .unwrap();
+    store
+        .append(
+            &key.clone().with_subpath("subagents/agent-7"),
+            &[entry(10).into()],
+        )
         .await
         .unwrap();
     let options = w

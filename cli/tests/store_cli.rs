@@ -121,7 +121,7 @@ async fn run_resume_with_a_store_restores_the_session_file_the_config_dir_lacks(
     store
         .append(
             &SessionKey::new(project.clone(), SESSION),
-            &[entry(1), entry(2)],
+            &[entry(1).into(), entry(2).into()],
         )
         .await
         .unwrap();

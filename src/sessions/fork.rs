@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use super::error::{SessionsError, check_session_id};
 use super::messages::TRANSCRIPT_TYPES;
 use super::mutations::new_uuid;
-use super::source::SessionSource;
+use super::source::{SessionSource, values};
 use super::time::now_iso;
 use crate::store::{SessionKey, StoreEntry, fold_session_summary};
 
@@ -46,14 +46,17 @@ pub async fn fork_session(
     }
     let raw = source.load_session(project_key, session_id).await?;
     let fork_id = new_uuid();
-    let lines = fork_entries(&raw, session_id, &fork_id, options)?;
+    let lines: Vec<StoreEntry> = fork_entries(&raw, session_id, &fork_id, options)?
+        .iter()
+        .map(StoreEntry::from_value)
+        .collect();
     source
         .append(&SessionKey::new(project_key, &fork_id), &lines, true)
         .await?;
     Ok(fork_id)
 }
 
-fn str_field<'a>(entry: &'a StoreEntry, field: &str) -> Option<&'a str> {
+fn str_field<'a>(entry: &'a Value, field: &str) -> Option<&'a str> {
     entry.get(field).and_then(Value::as_str)
 }
 
@@ -63,10 +66,12 @@ pub(crate) fn fork_entries(
     session_id: &str,
     fork_id: &str,
     options: &ForkOptions,
-) -> Result<Vec<StoreEntry>, SessionsError> {
+) -> Result<Vec<Value>, SessionsError> {
+    // A fork rewrites most of each entry: work on trees.
+    let trees = values(raw);
     let mut transcript = Vec::new();
     let mut replacements = Vec::new();
-    for entry in raw {
+    for entry in &trees {
         let kind = str_field(entry, "type").unwrap_or_default();
         if TRANSCRIPT_TYPES.contains(&kind) && str_field(entry, "uuid").is_some() {
             if entry.get("isSidechain") != Some(&Value::Bool(true)) {
@@ -96,11 +101,11 @@ pub(crate) fn fork_entries(
         .iter()
         .filter_map(|e| str_field(e, "uuid").map(|u| (u, new_uuid())))
         .collect();
-    let by_uuid: HashMap<&str, &StoreEntry> = transcript
+    let by_uuid: HashMap<&str, &Value> = transcript
         .iter()
         .filter_map(|e| str_field(e, "uuid").map(|u| (u, *e)))
         .collect();
-    let writable: Vec<&StoreEntry> = transcript
+    let writable: Vec<&Value> = transcript
         .iter()
         .copied()
         .filter(|e| str_field(e, "type") != Some("progress"))
@@ -193,8 +198,8 @@ fn derived_title(raw: &[StoreEntry], session_id: &str) -> Option<String> {
     let last = |field: &str| {
         raw.iter()
             .rev()
-            .find_map(|e| str_field(e, field).filter(|s| !s.is_empty()))
-            .map(str::to_owned)
+            .find_map(|e| e.str_field(field).filter(|s| !s.is_empty()))
+            .map(std::borrow::Cow::into_owned)
     };
     last("customTitle").or_else(|| last("aiTitle")).or_else(|| {
         let summary = fold_session_summary(None, &SessionKey::new("-", session_id), raw);

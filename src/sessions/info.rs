@@ -97,10 +97,11 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::store::{SessionKey, fold_session_summary};
+    use crate::store::{SessionKey, StoreEntry, fold_session_summary};
 
     fn info(entries: &[Value]) -> Option<SessionInfo> {
-        let summary = fold_session_summary(None, &SessionKey::new("p", "s"), entries);
+        let entries: Vec<StoreEntry> = entries.iter().map(StoreEntry::from).collect();
+        let summary = fold_session_summary(None, &SessionKey::new("p", "s"), &entries);
         SessionInfo::from_summary(&summary, None)
     }
 

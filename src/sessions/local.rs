@@ -4,7 +4,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 
 use super::error::SessionsError;
@@ -261,8 +260,9 @@ fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
 pub(crate) fn parse_jsonl(bytes: &[u8]) -> Vec<StoreEntry> {
     bytes
         .split(|&b| b == b'\n')
-        .filter_map(|line| serde_json::from_slice::<Value>(line).ok())
-        .filter(Value::is_object)
+        .filter_map(|line| std::str::from_utf8(line).ok())
+        .filter_map(|line| StoreEntry::from_json(line).ok())
+        .filter(StoreEntry::is_object)
         .collect()
 }
 

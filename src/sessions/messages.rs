@@ -14,9 +14,9 @@ use serde_json::{Value, json};
 
 use super::error::{SessionsError, check_session_id};
 use super::parallel::recover_parallel;
-use super::source::SessionSource;
+use super::source::{SessionSource, values};
 use crate::protocol::{Message, ParseError, parse_message};
-use crate::store::{SessionKey, StoreEntry};
+use crate::store::SessionKey;
 
 /// Entry types that are part of the conversation tree.
 pub(crate) const TRANSCRIPT_TYPES: [&str; 5] =
@@ -74,7 +74,7 @@ pub async fn session_messages(
     project_key: &str,
     session_id: &str,
 ) -> Result<Vec<SessionMessage>, SessionsError> {
-    let entries = source.load_session(project_key, session_id).await?;
+    let entries = values(&source.load_session(project_key, session_id).await?);
     let tree = tree(&entries);
     let chain = recover_parallel(&tree, conversation(&tree, main_leaf));
     Ok(chain
@@ -118,7 +118,7 @@ pub async fn subagent_messages(
             SessionsError::not_found(project_key, &format!("{session_id}/agent-{agent}"))
         })?;
     let key = SessionKey::new(project_key, session_id).with_subpath(subpath);
-    let entries = source.load(&key).await?.unwrap_or_default();
+    let entries = values(&source.load(&key).await?.unwrap_or_default());
     // A subagent's transcript is all sidechain: keep those entries.
     Ok(conversation(&tree(&entries), last_leaf)
         .into_iter()
@@ -136,19 +136,19 @@ fn agent_id(subpath: &str) -> Option<&str> {
         .strip_prefix("agent-")
 }
 
-fn kind(entry: &StoreEntry) -> Option<&str> {
+fn kind(entry: &Value) -> Option<&str> {
     entry.get("type").and_then(Value::as_str)
 }
 
-fn uuid(entry: &StoreEntry) -> Option<&str> {
+fn uuid(entry: &Value) -> Option<&str> {
     entry.get("uuid").and_then(Value::as_str)
 }
 
-fn parent(entry: &StoreEntry) -> Option<&str> {
+fn parent(entry: &Value) -> Option<&str> {
     entry.get("parentUuid").and_then(Value::as_str)
 }
 
-fn flag(entry: &StoreEntry, field: &str) -> bool {
+fn flag(entry: &Value, field: &str) -> bool {
     entry.get(field).is_some_and(|v| match v {
         Value::Bool(b) => *b,
         Value::Null => false,
@@ -157,13 +157,13 @@ fn flag(entry: &StoreEntry, field: &str) -> bool {
     })
 }
 
-fn is_message(entry: &StoreEntry) -> bool {
+fn is_message(entry: &Value) -> bool {
     matches!(kind(entry), Some("user" | "assistant"))
 }
 
 /// The entries of the conversation tree (transcript types with a uuid),
 /// in file order.
-fn tree(entries: &[StoreEntry]) -> Vec<&StoreEntry> {
+fn tree(entries: &[Value]) -> Vec<&Value> {
     entries
         .iter()
         .filter(|e| kind(e).is_some_and(|k| TRANSCRIPT_TYPES.contains(&k)) && uuid(e).is_some())
@@ -173,10 +173,10 @@ fn tree(entries: &[StoreEntry]) -> Vec<&StoreEntry> {
 /// The path from the root to the leaf `pick` chooses among the tree's
 /// entries, in order. Cycles end the walk.
 fn conversation<'a>(
-    tree: &[&'a StoreEntry],
-    pick: fn(&[&'a StoreEntry], &HashMap<&'a str, &'a StoreEntry>) -> Option<&'a StoreEntry>,
-) -> Vec<&'a StoreEntry> {
-    let by_uuid: HashMap<&str, &StoreEntry> = tree
+    tree: &[&'a Value],
+    pick: fn(&[&'a Value], &HashMap<&'a str, &'a Value>) -> Option<&'a Value>,
+) -> Vec<&'a Value> {
+    let by_uuid: HashMap<&str, &Value> = tree
         .iter()
         .filter_map(|e| uuid(e).map(|u| (u, *e)))
         .collect();
@@ -201,10 +201,7 @@ fn conversation<'a>(
 /// The newest leaf of the main chain: from every entry no other entry
 /// names as parent, the nearest user or assistant ancestor; preferring
 /// those not in a sidechain, team or meta entry, the latest in the file.
-fn main_leaf<'a>(
-    tree: &[&'a StoreEntry],
-    by_uuid: &HashMap<&'a str, &'a StoreEntry>,
-) -> Option<&'a StoreEntry> {
+fn main_leaf<'a>(tree: &[&'a Value], by_uuid: &HashMap<&'a str, &'a Value>) -> Option<&'a Value> {
     let parents: HashSet<&str> = tree.iter().filter_map(|e| parent(e)).collect();
     let position: HashMap<&str, usize> = tree
         .iter()
@@ -229,12 +226,12 @@ fn main_leaf<'a>(
             current = parent(entry).and_then(|p| by_uuid.get(p).copied());
         }
     }
-    let latest = |candidates: Vec<&'a StoreEntry>| {
+    let latest = |candidates: Vec<&'a Value>| {
         candidates
             .into_iter()
             .max_by_key(|e| uuid(e).and_then(|u| position.get(u)).copied())
     };
-    let main: Vec<&StoreEntry> = leaves
+    let main: Vec<&Value> = leaves
         .iter()
         .copied()
         .filter(|e| !flag(e, "isSidechain") && !flag(e, "teamName") && !flag(e, "isMeta"))
@@ -247,21 +244,18 @@ fn main_leaf<'a>(
 }
 
 /// A subagent's transcript is linear: its last message is the leaf.
-fn last_leaf<'a>(
-    tree: &[&'a StoreEntry],
-    _: &HashMap<&'a str, &'a StoreEntry>,
-) -> Option<&'a StoreEntry> {
+fn last_leaf<'a>(tree: &[&'a Value], _: &HashMap<&'a str, &'a Value>) -> Option<&'a Value> {
     tree.iter().rev().find(|e| is_message(e)).copied()
 }
 
-fn is_visible(entry: &StoreEntry, sidechain_ok: bool) -> bool {
+fn is_visible(entry: &Value, sidechain_ok: bool) -> bool {
     is_message(entry)
         && !flag(entry, "isMeta")
         && (sidechain_ok || !flag(entry, "isSidechain"))
         && !flag(entry, "teamName")
 }
 
-fn to_message(entry: &StoreEntry) -> Option<SessionMessage> {
+fn to_message(entry: &Value) -> Option<SessionMessage> {
     let kind = match kind(entry)? {
         "user" => MessageKind::User,
         "assistant" => MessageKind::Assistant,

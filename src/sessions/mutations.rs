@@ -9,7 +9,7 @@ use unicode_properties::{GeneralCategory, UnicodeGeneralCategory};
 use super::error::{SessionsError, check_session_id};
 use super::source::SessionSource;
 use super::time::now_iso;
-use crate::store::SessionKey;
+use crate::store::{SessionKey, StoreEntry};
 
 /// Set a session's title (trimmed; must not be empty).
 pub async fn rename_session(
@@ -29,7 +29,7 @@ pub async fn rename_session(
         "sessionId": session_id,
     }));
     let key = SessionKey::new(project_key, session_id);
-    source.append(&key, &[entry], false).await
+    source.append(&key, &[StoreEntry::from(entry)], false).await
 }
 
 /// Set a session's tag, or clear it with `None`. Invisible and
@@ -56,7 +56,7 @@ pub async fn tag_session(
     };
     let entry = stamped(json!({"type": "tag", "tag": tag, "sessionId": session_id}));
     let key = SessionKey::new(project_key, session_id);
-    source.append(&key, &[entry], false).await
+    source.append(&key, &[StoreEntry::from(entry)], false).await
 }
 
 /// Delete a session and its subagent transcripts. A store that cannot

@@ -14,9 +14,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::store::StoreEntry;
-
-type Entry<'a> = &'a StoreEntry;
+type Entry<'a> = &'a Value;
 
 fn str_field<'a>(entry: Entry<'a>, field: &str) -> Option<&'a str> {
     entry.get(field).and_then(Value::as_str)

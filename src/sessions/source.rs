@@ -7,6 +7,12 @@ use super::local::LocalSessions;
 use crate::store::SessionSummary;
 use crate::store::{SessionKey, SessionStore, StoreEntry, fold_session_summary};
 
+/// `entries` as JSON trees, for the helpers that walk or rewrite them
+/// (an entry too deeply nested for a tree is left out).
+pub(crate) fn values(entries: &[StoreEntry]) -> Vec<serde_json::Value> {
+    entries.iter().filter_map(|e| e.to_value().ok()).collect()
+}
+
 /// The CLI's local transcripts or a session store.
 #[derive(Clone)]
 pub enum SessionSource {

@@ -1,22 +1,10 @@
-//! What a store holds and lists: transcript entries, session listings and
-//! summaries.
+//! What a store lists: session listings and summaries (entries are
+//! [`StoreEntry`]).
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// One transcript line: the CLI's JSONL entry, kept as opaque JSON. Stores
-/// return entries deep-equal to what was appended (object key order may
-/// change). An entry's string `uuid`, when present, is its idempotency key.
-pub type StoreEntry = Value;
-
-/// The entry's idempotency key: its `uuid` field when that is a non-empty
-/// string.
-pub fn entry_uuid(entry: &StoreEntry) -> Option<&str> {
-    entry
-        .get("uuid")
-        .and_then(Value::as_str)
-        .filter(|u| !u.is_empty())
-}
+pub(crate) use super::store_entry::StoreEntry;
 
 /// One session of a project, as [`SessionStore::list_sessions`](super::SessionStore::list_sessions)
 /// returns it.
@@ -53,19 +41,24 @@ pub(crate) fn now_ms() -> i64 {
         .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
-/// The entries of a batch to actually append: those without a uuid, and
-/// those whose uuid is neither `stored` already nor seen earlier in the
-/// batch.
+/// The entries of a batch to actually append, each with its uuid: those
+/// without a uuid, and those whose uuid is neither `stored` already nor
+/// seen earlier in the batch. Each entry's uuid is read once.
 pub(crate) fn fresh_entries(
     entries: &[StoreEntry],
     mut stored: impl FnMut(&str) -> bool,
-) -> Vec<&StoreEntry> {
+) -> Vec<(&StoreEntry, Option<std::borrow::Cow<'_, str>>)> {
     let mut seen = std::collections::HashSet::new();
-    entries
-        .iter()
-        .filter(|entry| match entry_uuid(entry) {
-            Some(uuid) => !stored(uuid) && seen.insert(uuid),
+    let mut fresh = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let uuid = entry.uuid();
+        let keep = match &uuid {
+            Some(u) => !stored(u) && seen.insert(u.clone()),
             None => true,
-        })
-        .collect()
+        };
+        if keep {
+            fresh.push((entry, uuid));
+        }
+    }
+    fresh
 }

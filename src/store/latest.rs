@@ -44,7 +44,7 @@ pub async fn latest_session(
         let Some(entries) = load(store, &key).await?.filter(|e| !e.is_empty()) else {
             continue;
         };
-        let sidechain = entries[0].get("isSidechain").and_then(|v| v.as_bool()) == Some(true);
+        let sidechain = super::store_entry::raw_is_true(entries[0].field("isSidechain"));
         if !sidechain {
             return Ok(Some((key.session_id, entries)));
         }
@@ -64,7 +64,7 @@ mod tests {
 
     async fn put(store: &MemoryStore, id: &str, first: serde_json::Value) {
         let key = SessionKey::new("p", id);
-        store.append(&key, &[first]).await.unwrap();
+        store.append(&key, &[first.into()]).await.unwrap();
     }
 
     // The memory store gives every append a strictly newer mtime.

@@ -191,7 +191,7 @@ fn write_missing(
         }
         write_atomically(&path, |out| {
             for entry in &entries {
-                serde_json::to_writer(&mut *out, entry)?;
+                out.write_all(entry.as_str().as_bytes())?;
                 out.write_all(b"\n")?;
             }
             Ok(())
@@ -242,15 +242,20 @@ fn split_agent_metadata(entries: Vec<StoreEntry>) -> (Option<StoreEntry>, Vec<St
     let mut meta = None;
     let mut transcript = Vec::with_capacity(entries.len());
     for entry in entries {
-        if entry.get("type").and_then(|t| t.as_str()) == Some("agent_metadata") {
+        if entry.str_field("type").as_deref() == Some("agent_metadata") {
             meta = Some(entry);
         } else {
             transcript.push(entry);
         }
     }
-    if let Some(serde_json::Value::Object(map)) = &mut meta {
-        map.remove("type");
-    }
+    // Rare and small: the one entry rebuilt as a tree to drop a member.
+    let meta = meta.map(|entry| match entry.to_value() {
+        Ok(serde_json::Value::Object(mut map)) => {
+            map.remove("type");
+            StoreEntry::from_value(&serde_json::Value::Object(map))
+        }
+        _ => entry,
+    });
     (meta, transcript)
 }
 
@@ -294,10 +299,16 @@ mod tests {
         let key = SessionKey::new("p", ID);
         let sub = key.clone().with_subpath("subagents/agent-1");
         store
-            .append(&key, &[json!({"uuid": "a"}), json!({"uuid": "b"})])
+            .append(
+                &key,
+                &[json!({"uuid": "a"}).into(), json!({"uuid": "b"}).into()],
+            )
             .await
             .unwrap();
-        store.append(&sub, &[json!({"uuid": "c"})]).await.unwrap();
+        store
+            .append(&sub, &[json!({"uuid": "c"}).into()])
+            .await
+            .unwrap();
         let dir = tempfile::tempdir().unwrap();
         let done = materialize_session(&store, &key, dir.path())
             .await
@@ -325,12 +336,15 @@ mod tests {
         let store = MemoryStore::new();
         let key = SessionKey::new("p", ID);
         let sub = key.clone().with_subpath("subagents/agent-1");
-        store.append(&key, &[json!({"uuid": "a"})]).await.unwrap();
+        store
+            .append(&key, &[json!({"uuid": "a"}).into()])
+            .await
+            .unwrap();
         let old_meta = json!({"type": "agent_metadata", "agentType": "old"});
         let meta = json!({"type": "agent_metadata", "agentType": "general-purpose"});
         let line = json!({"uuid": "c", "isSidechain": true});
         store
-            .append(&sub, &[old_meta, line.clone(), meta])
+            .append(&sub, &[old_meta.into(), (&line).into(), meta.into()])
             .await
             .unwrap();
         let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,7 @@ use futures::future::BoxFuture;
 use super::entry::{SessionListEntry, SessionSummary, StoreEntry, fresh_entries, now_ms};
 use super::key::SessionKey;
 use super::session_store::{SessionStore, StoreResult, check_append, check_key};
-use super::summary::fold_session_summary;
+use super::summary::fold_entries;
 
 /// A [`SessionStore`] in memory: for tests, development, and sessions that
 /// only need to survive a CLI restart within one process. Implements every
@@ -58,27 +58,24 @@ impl State {
 
     fn append(&mut self, key: &SessionKey, entries: &[StoreEntry]) {
         let stored = self.transcripts.get(key).map(|t| &t.uuids);
-        let fresh: Vec<StoreEntry> =
-            fresh_entries(entries, |u| stored.is_some_and(|s| s.contains(u)))
-                .into_iter()
-                .cloned()
-                .collect();
+        let fresh = fresh_entries(entries, |u| stored.is_some_and(|s| s.contains(u)));
         if fresh.is_empty() {
             // Every entry was known: change nothing, not even the mtime.
             return;
         }
         let mtime = self.next_mtime();
         let transcript = self.transcripts.entry(key.clone()).or_default();
-        for entry in &fresh {
-            if let Some(uuid) = super::entry::entry_uuid(entry) {
-                transcript.uuids.insert(uuid.to_owned());
+        for (entry, uuid) in &fresh {
+            if let Some(uuid) = uuid {
+                transcript.uuids.insert(uuid.to_string());
             }
+            transcript.entries.push((*entry).clone());
         }
-        transcript.entries.extend_from_slice(&fresh);
         transcript.mtime = mtime;
         if key.is_main() {
             let id = (key.project_key.clone(), key.session_id.clone());
-            let mut folded = fold_session_summary(self.summaries.get(&id), key, &fresh);
+            let mut folded =
+                fold_entries(self.summaries.get(&id), key, fresh.iter().map(|(e, _)| *e));
             folded.mtime = mtime;
             self.summaries.insert(id, folded);
         }

@@ -1,8 +1,8 @@
 //! Session stores: durable copies of session transcripts, so a session can
 //! outlive its process and its machine.
 //!
-//! A [`SessionStore`] keeps the CLI's transcript entries (opaque JSON
-//! objects, deduplicated by `uuid`) under a [`SessionKey`], lists a
+//! A [`SessionStore`] keeps the CLI's transcript entries ([`StoreEntry`]:
+//! JSON objects carried as their raw text, deduplicated by `uuid`) under a [`SessionKey`], lists a
 //! project's sessions, and maintains each session's summary with
 //! [`fold_session_summary`]. Adapters:
 //!
@@ -31,12 +31,13 @@ mod postgres;
 #[cfg(feature = "redis")]
 mod redis;
 mod session_store;
+mod store_entry;
 mod summary;
 mod timestamp;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisOptions, RedisStore};
-pub use entry::{SessionListEntry, SessionSummary, StoreEntry, entry_uuid};
+pub use entry::{SessionListEntry, SessionSummary};
 pub use error::StoreError;
 pub use file::FileStore;
 pub use key::{SessionKey, key_for_mirror_path, project_key_for, sanitize_path};
@@ -50,4 +51,5 @@ pub use open::open_store;
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};
 pub use session_store::{SessionStore, StoreResult};
+pub use store_entry::StoreEntry;
 pub use summary::fold_session_summary;

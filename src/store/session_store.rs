@@ -21,19 +21,28 @@ pub type StoreResult<T> = Result<T, StoreError>;
 /// callers free to retry a batch without cloning it. Implement one with
 /// `Box::pin(async move { ... })`.
 ///
+/// Entries travel as [`StoreEntry`]: each the JSON text the CLI wrote, so
+/// a store passes it through (a file line, a `jsonb` cast on the server, a
+/// Redis string) and reads only the members it needs (the `uuid`, the
+/// summary's fields) without building a `serde_json::Value` per entry.
+///
 /// # The contract
 ///
 /// - [`append`](Self::append) persists a batch in order, after everything
 ///   appended to the same key before it returned; across processes, order
-///   is by commit. An entry whose (non-empty, string) `uuid` is already stored under the
-///   same key (including earlier in the same batch) is skipped, so retries
-///   and replays never duplicate; entries without one are always appended.
-///   An empty batch changes nothing. For a main key the store folds the
+///   is by commit. Every entry must be a JSON object: a batch holding
+///   anything else is rejected whole with [`StoreError::NotAnObject`].
+///   An entry whose (non-empty, string) [`uuid`](StoreEntry::uuid) is
+///   already stored under the same key (including earlier in the same
+///   batch) is skipped, so retries and replays never duplicate; entries
+///   without one are always appended. An empty batch changes nothing. For a main key the store folds the
 ///   appended entries into the session's summary
 ///   ([`fold_session_summary`](super::fold_session_summary)) atomically with
 ///   the append; subpath keys never touch the summary.
-/// - [`load`](Self::load) returns the entries deep-equal and in order, or
-///   `None` for a key never written (or deleted).
+/// - [`load`](Self::load) returns the entries deep-equal (the JSON values
+///   equal, as `StoreEntry`'s `==` compares them; key order and spacing
+///   may change) and in order, or `None` for a key never written (or
+///   deleted).
 /// - Keys are isolated: a project key, a session and each subpath of it
 ///   are separate transcripts.
 /// - The optional methods return [`StoreError::Unsupported`] unless the

@@ -7,10 +7,14 @@
 //! `ai_title`, `last_prompt`, `summary_hint`, `git_branch`, `tag`), which is
 //! what makes the fold incremental.
 
+use std::borrow::Cow;
+
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::entry::{SessionSummary, StoreEntry};
 use super::key::SessionKey;
+use super::store_entry::{pick, raw_is_true, raw_str};
 use super::timestamp::iso_to_epoch_ms;
 
 /// Entry fields copied into the summary whenever they are strings, last one
@@ -23,12 +27,66 @@ const LAST_WINS: [(&str, &str); 5] = [
     ("gitBranch", "git_branch"),
 ];
 
+/// Every top-level member the fold reads: [`Folded::scan`] picks them in
+/// one pass over an entry's text, skipping the rest (a transcript entry is
+/// mostly its `message`, which only a user prompt needs parsed).
+const FIELDS: [&str; 13] = [
+    "type",
+    "isSidechain",
+    "timestamp",
+    "cwd",
+    "isMeta",
+    "isCompactSummary",
+    "message",
+    "tag",
+    // LAST_WINS, in order.
+    "customTitle",
+    "aiTitle",
+    "lastPrompt",
+    "summary",
+    "gitBranch",
+];
+
 /// Longest first prompt kept, in characters; longer ones end in `…`.
 const FIRST_PROMPT_MAX_CHARS: usize = 200;
+
+/// The members of one entry the fold reads, borrowed from its text.
+struct Folded<'a>([Option<&'a RawValue>; FIELDS.len()]);
+
+impl<'a> Folded<'a> {
+    fn scan(entry: &'a StoreEntry) -> Self {
+        Self(pick(entry.as_str(), &FIELDS))
+    }
+
+    fn raw(&self, name: &str) -> Option<&'a RawValue> {
+        FIELDS
+            .iter()
+            .position(|f| *f == name)
+            .and_then(|i| self.0[i])
+    }
+
+    fn str(&self, name: &str) -> Option<Cow<'a, str>> {
+        self.raw(name).and_then(raw_str)
+    }
+
+    fn is_true(&self, name: &str) -> bool {
+        raw_is_true(self.raw(name))
+    }
+
+    /// `message.content`, parsed (only user prompts get here).
+    fn content(&self) -> Option<Value> {
+        let message = self.raw("message")?;
+        let [content] = pick(message.get(), &["content"]);
+        serde_json::from_str(content?.get()).ok()
+    }
+}
 
 /// Fold a batch of entries appended to `key` into `prev` (`None` for the
 /// session's first batch). Pure: the `mtime` of `prev` is kept as is (0 for
 /// a new summary); the store stamps it after persisting.
+///
+/// Reads only the members it folds from each entry's text (no
+/// `serde_json::Value` tree per entry).
 ///
 /// Only main transcripts have summaries: call this only when
 /// `key.subpath` is `None`.
@@ -37,6 +95,15 @@ pub fn fold_session_summary(
     key: &SessionKey,
     entries: &[StoreEntry],
 ) -> SessionSummary {
+    fold_entries(prev, key, entries.iter())
+}
+
+/// [`fold_session_summary`] over borrowed entries (a store's fresh ones).
+pub(crate) fn fold_entries<'e>(
+    prev: Option<&SessionSummary>,
+    key: &SessionKey,
+    entries: impl Iterator<Item = &'e StoreEntry>,
+) -> SessionSummary {
     let mut summary = prev.cloned().unwrap_or_else(|| SessionSummary {
         session_id: key.session_id.clone(),
         mtime: 0,
@@ -44,38 +111,30 @@ pub fn fold_session_summary(
     });
     let data = &mut summary.data;
     for entry in entries {
+        let entry = Folded::scan(entry);
         if !data.contains_key("is_sidechain") {
-            let sidechain = entry.get("isSidechain") == Some(&Value::Bool(true));
-            data.insert("is_sidechain".into(), sidechain.into());
+            data.insert("is_sidechain".into(), entry.is_true("isSidechain").into());
         }
         if !data.contains_key("created_at") {
-            if let Some(ms) = entry
-                .get("timestamp")
-                .and_then(Value::as_str)
-                .and_then(iso_to_epoch_ms)
-            {
+            if let Some(ms) = entry.str("timestamp").and_then(|t| iso_to_epoch_ms(&t)) {
                 data.insert("created_at".into(), ms.into());
             }
         }
         if !data.contains_key("cwd") {
-            if let Some(cwd) = entry
-                .get("cwd")
-                .and_then(Value::as_str)
-                .filter(|c| !c.is_empty())
-            {
-                data.insert("cwd".into(), cwd.into());
+            if let Some(cwd) = entry.str("cwd").filter(|c| !c.is_empty()) {
+                data.insert("cwd".into(), cwd.into_owned().into());
             }
         }
-        fold_first_prompt(data, entry);
+        fold_first_prompt(data, &entry);
         for (from, to) in LAST_WINS {
-            if let Some(value) = entry.get(from).and_then(Value::as_str) {
-                data.insert(to.into(), value.into());
+            if let Some(value) = entry.str(from) {
+                data.insert(to.into(), value.into_owned().into());
             }
         }
-        if entry.get("type").and_then(Value::as_str) == Some("tag") {
-            match entry.get("tag").and_then(Value::as_str) {
+        if entry.str("type").as_deref() == Some("tag") {
+            match entry.str("tag") {
                 Some(tag) if !tag.is_empty() => {
-                    data.insert("tag".into(), tag.into());
+                    data.insert("tag".into(), tag.into_owned().into());
                 }
                 // An empty or missing tag clears it.
                 _ => {
@@ -90,16 +149,16 @@ pub fn fold_session_summary(
 /// Latch the first real user prompt (`first_prompt`, with
 /// `first_prompt_locked`), or remember the first slash command's name
 /// (`command_fallback`) until one comes.
-fn fold_first_prompt(data: &mut Map<String, Value>, entry: &StoreEntry) {
+fn fold_first_prompt(data: &mut Map<String, Value>, entry: &Folded<'_>) {
     if data.get("first_prompt_locked") == Some(&Value::Bool(true))
-        || entry.get("type").and_then(Value::as_str) != Some("user")
-        || entry.get("isMeta") == Some(&Value::Bool(true))
-        || entry.get("isCompactSummary") == Some(&Value::Bool(true))
+        || entry.str("type").as_deref() != Some("user")
+        || entry.is_true("isMeta")
+        || entry.is_true("isCompactSummary")
     {
         return;
     }
-    let content = entry.get("message").and_then(|m| m.get("content"));
-    let blocks: Vec<&str> = match content {
+    let content = entry.content();
+    let blocks: Vec<&str> = match &content {
         Some(Value::String(text)) => vec![text.as_str()],
         Some(Value::Array(blocks)) => {
             if blocks
@@ -189,7 +248,11 @@ mod tests {
     use super::*;
 
     fn fold(entries: &[Value]) -> Map<String, Value> {
-        fold_session_summary(None, &SessionKey::new("p", "s"), entries).data
+        fold_session_summary(None, &SessionKey::new("p", "s"), &raw(entries)).data
+    }
+
+    fn raw(entries: &[Value]) -> Vec<StoreEntry> {
+        entries.iter().map(StoreEntry::from).collect()
     }
 
     #[test]
@@ -209,14 +272,14 @@ mod tests {
         let first = fold_session_summary(
             None,
             &key,
-            &[json!({"type": "x", "customTitle": "one", "gitBranch": "main"})],
+            &raw(&[json!({"type": "x", "customTitle": "one", "gitBranch": "main"})]),
         );
         let mut stamped = first.clone();
         stamped.mtime = 1_700_000_000_000;
         let second = fold_session_summary(
             Some(&stamped),
             &key,
-            &[json!({"type": "x", "customTitle": "two"})],
+            &raw(&[json!({"type": "x", "customTitle": "two"})]),
         );
         assert_eq!(second.data["custom_title"], json!("two"));
         assert_eq!(second.data["git_branch"], json!("main"));

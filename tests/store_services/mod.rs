@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use claude_agent::store::{SessionKey, SessionStore};
+use claude_agent::store::{SessionKey, SessionStore, StoreEntry};
 use serde_json::json;
 
 /// Set to `1` (as CI does) to make a missing server a failure.
@@ -95,8 +95,9 @@ pub async fn concurrent_writers(store: Arc<dyn SessionStore>) {
             let own = SessionKey::new("proj", format!("writer-{writer}"));
             let mut previous = None;
             for i in 0..BATCHES {
-                let entry =
-                    json!({"type": "x", "uuid": format!("{writer}-{i}"), "writer": writer, "i": i});
+                let entry = StoreEntry::from(
+                    json!({"type": "x", "uuid": format!("{writer}-{i}"), "writer": writer, "i": i}),
+                );
                 let mut batch = vec![entry.clone()];
                 batch.extend(previous.take());
                 store
@@ -126,7 +127,7 @@ pub async fn concurrent_writers(store: Arc<dyn SessionStore>) {
             .expect("the writer's session exists");
         let is: Vec<i64> = entries
             .iter()
-            .map(|e| e["i"].as_i64().expect("i"))
+            .map(|e| e.to_value().expect("a tree")["i"].as_i64().expect("i"))
             .collect();
         assert_eq!(
             is,
@@ -146,6 +147,7 @@ pub async fn concurrent_writers(store: Arc<dyn SessionStore>) {
     );
     let mut last: HashMap<i64, i64> = HashMap::new();
     for entry in &entries {
+        let entry = entry.to_value().expect("a tree");
         let (writer, i) = (
             entry["writer"].as_i64().expect("writer"),
             entry["i"].as_i64().expect("i"),
@@ -199,7 +201,7 @@ pub async fn conformance_with_cleanup<S, Make, MakeFut, Remove, RemoveFut>(
             )
             .await
             .unwrap_or_else(|e| panic!("{e}: {:?}", e.source));
-            assert_eq!(report.passed.len(), 15, "{report:?}");
+            assert_eq!(report.passed.len(), 16, "{report:?}");
         }
     };
     with_cleanup(body, async move {

@@ -114,7 +114,10 @@ impl SessionStore for Null {
     ) -> BoxFuture<'a, StoreResult<()>> {
         Box::pin(async { Ok(()) })
     }
-    fn load<'a>(&'a self, _: &'a SessionKey) -> BoxFuture<'a, StoreResult<Option<Vec<Value>>>> {
+    fn load<'a>(
+        &'a self,
+        _: &'a SessionKey,
+    ) -> BoxFuture<'a, StoreResult<Option<Vec<StoreEntry>>>> {
         Box::pin(async { Ok(None) })
     }
     fn list_sessions<'a>(
@@ -152,7 +155,10 @@ impl SessionStore for Timed {
             r
         })
     }
-    fn load<'a>(&'a self, key: &'a SessionKey) -> BoxFuture<'a, StoreResult<Option<Vec<Value>>>> {
+    fn load<'a>(
+        &'a self,
+        key: &'a SessionKey,
+    ) -> BoxFuture<'a, StoreResult<Option<Vec<StoreEntry>>>> {
         self.inner.load(key)
     }
     fn list_sessions<'a>(

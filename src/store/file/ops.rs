@@ -13,7 +13,8 @@ use super::layout;
 use super::layout::TRANSCRIPT_EXT;
 use super::lock::SessionLock;
 use super::uuids::Known;
-use crate::store::entry::{SessionSummary, StoreEntry, entry_uuid};
+use crate::store::entry::{SessionSummary, StoreEntry};
+use crate::store::summary::fold_entries;
 use crate::store::{SessionKey, StoreError, fold_session_summary};
 
 /// The summary sidecar: the summary and how many bytes of the transcript
@@ -62,10 +63,10 @@ pub(super) fn append(
     if fresh.is_empty() {
         return Ok(());
     }
+    // Each entry's text is its line as is: JSON text has no raw newline.
     let mut buf = Vec::new();
-    for entry in &fresh {
-        serde_json::to_writer(&mut buf, entry)
-            .map_err(|e| StoreError::backend(format!("encode an entry for {key}"), e))?;
+    for (entry, _) in &fresh {
+        buf.extend_from_slice(entry.as_str().as_bytes());
         buf.push(b'\n');
     }
     // One write of whole lines with O_APPEND: a crash leaves at worst a
@@ -75,12 +76,15 @@ pub(super) fn append(
         *known = Known::default();
         return Err(io_err("append to", &path)(e));
     }
-    known.appended(fresh.iter().filter_map(|e| entry_uuid(e)), buf.len() as u64);
+    known.appended(
+        fresh.iter().filter_map(|(_, uuid)| uuid.as_deref()),
+        buf.len() as u64,
+    );
     drop(known);
 
     if key.is_main() {
         let mtime = file_mtime_ms(&file, &path)?;
-        let fresh: Vec<StoreEntry> = fresh.into_iter().cloned().collect();
+        let fresh: Vec<&StoreEntry> = fresh.into_iter().map(|(entry, _)| entry).collect();
         update_summary(
             store,
             key,
@@ -125,7 +129,7 @@ fn update_summary(
     transcript: &Path,
     old_len: u64,
     new_len: u64,
-    fresh: &[StoreEntry],
+    fresh: &[&StoreEntry],
     mtime: i64,
 ) -> Result<(), StoreError> {
     let path = layout::summary(&store.root, key);
@@ -142,9 +146,9 @@ fn update_summary(
         };
     let mut summary = match prev {
         Some(prev) if prev.covers_bytes == old_len => {
-            fold_session_summary(Some(&prev.summary), key, fresh)
+            fold_entries(Some(&prev.summary), key, fresh.iter().copied())
         }
-        None if old_len == 0 => fold_session_summary(None, key, fresh),
+        None if old_len == 0 => fold_entries(None, key, fresh.iter().copied()),
         // Out of step with the transcript: fold it all again.
         _ => {
             let all = read_transcript(transcript)?.unwrap_or_default();

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::store::StoreError;
-use crate::store::entry::entry_uuid;
+use crate::store::store_entry::{pick, raw_str};
 
 /// Transcripts remembered at most; past this the cache starts over (a
 /// forgotten transcript is simply read again).
@@ -88,10 +88,12 @@ impl Known {
             for line in tail.split(|&b| b == b'\n') {
                 // A line that is not JSON is reported by `load`; it has no
                 // uuid to deduplicate against.
-                if let Ok(entry) = serde_json::from_slice::<serde_json::Value>(line) {
-                    if let Some(uuid) = entry_uuid(&entry) {
-                        self.uuids.insert(uuid.to_owned());
-                    }
+                let Ok(text) = std::str::from_utf8(line) else {
+                    continue;
+                };
+                let [uuid] = pick(text, &["uuid"]);
+                if let Some(uuid) = uuid.and_then(raw_str).filter(|u| !u.is_empty()) {
+                    self.uuids.insert(uuid.into_owned());
                 }
             }
             self.len = len;

@@ -1,16 +1,19 @@
-//! A session's mirror task: parses the queued frames, batches them per
-//! transcript file, appends with retries, and reports what it could not.
+//! A session's mirror task: splits the queued frames into raw entries,
+//! batches them per transcript file, appends with retries, and reports what it could not.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use tokio::sync::mpsc;
 
 use super::inbox::{Dropped, Inbox, Item};
 use super::{Counts, MAX_PENDING_BYTES, MAX_PENDING_ENTRIES, MirrorMode, MirrorSettings};
-use crate::protocol::{Message, MirrorError, MirrorKey, SystemMessage, TranscriptMirror};
+use crate::protocol::{Message, MirrorError, MirrorKey, SystemMessage};
 use crate::store::{SessionKey, SessionStore, StoreEntry, key_for_mirror_path};
 
 /// Attempts per batch before it is dropped with a `mirror_error`.
@@ -21,6 +24,24 @@ pub const APPEND_BACKOFF: [Duration; APPEND_ATTEMPTS - 1] =
 /// Bound on one append. A timed-out append is not retried: it may still
 /// land, and a retry would race it.
 pub const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// A `transcript_mirror` frame as the task reads it: the entries split
+/// into their raw texts (each validated as JSON, no tree built) and the
+/// path borrowed from the line.
+#[derive(Deserialize)]
+struct Frame<'a> {
+    #[serde(rename = "filePath", borrow, default)]
+    file_path: Option<Cow<'a, str>>,
+    #[serde(default)]
+    entries: Option<Vec<StoreEntry>>,
+}
+
+/// A frame's entries counted, not kept (for what is given up).
+#[derive(Deserialize)]
+struct Counted {
+    #[serde(default)]
+    entries: Option<Vec<IgnoredAny>>,
+}
 
 /// Entries waiting for their append, per transcript, in first-seen order.
 #[derive(Default)]
@@ -142,7 +163,7 @@ impl Worker {
         lost += dropped.entries;
         for item in self.pending.backlog.drain(..).chain(items) {
             if let Item::Mirror(line) = item {
-                if let Ok(frame) = serde_json::from_slice::<TranscriptMirror>(&line) {
+                if let Ok(frame) = serde_json::from_slice::<Counted>(&line) {
                     lost += frame.entries.map_or(0, |e| e.len() as u64);
                 }
             }
@@ -195,7 +216,7 @@ struct Ctx<'a> {
 impl Ctx<'_> {
     /// Parses one frame into `pending` (or counts it lost).
     fn accept(&self, pending: &mut Pending, line: &[u8]) {
-        let frame = match serde_json::from_slice::<TranscriptMirror>(line) {
+        let frame = match serde_json::from_slice::<Frame<'_>>(line) {
             Ok(f) => f,
             Err(e) => {
                 self.report(
@@ -210,6 +231,7 @@ impl Ctx<'_> {
         let Err(entries) = pending.add_same_file(&path, entries, line.len()) else {
             return;
         };
+        let path = path.into_owned();
         match key_for_mirror_path(Path::new(&path), self.projects_dir) {
             Some(mut key) => {
                 if let Some(project) = self.project_key {

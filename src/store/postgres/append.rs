@@ -1,12 +1,17 @@
 //! A PostgreSQL store's append: one transaction that locks the key's row,
-//! inserts the entries whose uuids are new, and folds the summary.
+//! inserts the entries whose uuids are new in one set-based statement,
+//! and folds the summary.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
 
 use serde_json::Value;
 
 use super::{PostgresStore, col, pg, subpath, summary_from};
-use crate::store::entry::{StoreEntry, entry_uuid};
+use crate::store::SessionKey;
+use crate::store::entry::StoreEntry;
 use crate::store::session_store::StoreResult;
-use crate::store::{SessionKey, fold_session_summary};
+use crate::store::summary::fold_entries;
 
 impl PostgresStore {
     pub(super) async fn append_batch(
@@ -28,26 +33,17 @@ impl PostgresStore {
             .map_err(pg(action.clone()))
             .and_then(|row| col(&row, 0, "transcripts.mtime"))?;
         let insert = tx
-            .prepare_cached(&self.sql.insert_entry)
+            .prepare_cached(&self.sql.insert_entries)
             .await
             .map_err(pg(action.clone()))?;
-        // Pipelined: sent in order, one round trip for the batch.
-        let (tx_ref, insert, sub_ref) = (&tx, &insert, &sub);
-        let inserted = futures::future::try_join_all(entries.iter().map(|entry| async move {
-            let uuid = entry_uuid(entry);
-            tx_ref
-                .query_opt(insert, &[pk, sid, sub_ref, &uuid, entry])
-                .await
-        }))
-        .await
-        .map_err(pg(action.clone()))?;
-        let fresh: Vec<StoreEntry> = entries
-            .iter()
-            .zip(&inserted)
-            .filter(|(_, row)| row.is_some())
-            .map(|(entry, _)| entry.clone())
-            .collect();
-        if fresh.is_empty() {
+        let uuids: Vec<Option<Cow<'_, str>>> = entries.iter().map(StoreEntry::uuid).collect();
+        let uuid_args: Vec<Option<&str>> = uuids.iter().map(Option::as_deref).collect();
+        let texts: Vec<&str> = entries.iter().map(StoreEntry::as_str).collect();
+        let rows = tx
+            .query(&insert, &[pk, sid, &sub, &uuid_args, &texts])
+            .await
+            .map_err(pg(action.clone()))?;
+        if rows.is_empty() {
             // Every entry was known: change nothing, not even the mtime.
             return tx.rollback().await.map_err(pg(action));
         }
@@ -69,7 +65,21 @@ impl PostgresStore {
                     )
                 })
                 .transpose()?;
-            let mut summary = fold_session_summary(prev.as_ref(), key, &fresh);
+            // The entries inserted: those without a uuid, and the first of
+            // each uuid the server reported inserted.
+            let mut inserted = HashSet::new();
+            for row in &rows {
+                if let Some(uuid) = col::<Option<String>>(row, 0, "entries.uuid")? {
+                    inserted.insert(uuid);
+                }
+            }
+            let mut seen = HashSet::new();
+            let fresh = entries.iter().zip(&uuids).filter(|(_, uuid)| match uuid {
+                None => true,
+                Some(u) => inserted.contains(u.as_ref()) && seen.insert(u.as_ref()),
+            });
+            let fresh = fresh.map(|(entry, _)| entry);
+            let mut summary = fold_entries(prev.as_ref(), key, fresh);
             summary.mtime = mtime;
             let data = Value::Object(summary.data);
             let upsert = tx

@@ -24,7 +24,8 @@ use super::{SessionKey, StoreError};
 /// with its mtime from the server's clock), `entries` (JSONB, ordered by a
 /// `bigserial`, unique per key and `uuid`) and `summaries`. An append is one
 /// transaction: it locks the key's `transcripts` row (so appends to one key
-/// commit one after another, in order), inserts the entries skipping known
+/// commit one after another, in order), inserts the batch in one statement
+/// (the entries sent as text, made `jsonb` by the server) skipping known
 /// uuids, and folds the summary. No TLS: connect over a trusted network or a
 /// socket.
 #[derive(Debug, Clone)]
@@ -184,8 +185,14 @@ impl SessionStore for PostgresStore {
             {
                 return Ok(None);
             }
-            let entries = rows.iter().map(|row| col(row, 0, "entries.entry"));
-            entries.collect::<StoreResult<Vec<Value>>>().map(Some)
+            let entries = rows.iter().enumerate().map(|(i, row)| {
+                let text: String = col(row, 0, "entries.entry")?;
+                StoreEntry::from_json(text).map_err(|e| StoreError::Corrupt {
+                    location: format!("entry {i} of {key}"),
+                    what: format!("not JSON: {e}"),
+                })
+            });
+            entries.collect::<StoreResult<Vec<_>>>().map(Some)
         })
     }
 

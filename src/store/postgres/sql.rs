@@ -6,7 +6,7 @@
 pub(super) struct Sql {
     pub(super) schema: String,
     pub(super) touch: String,
-    pub(super) insert_entry: String,
+    pub(super) insert_entries: String,
     pub(super) select_summary: String,
     pub(super) upsert_summary: String,
     pub(super) select_entries: String,
@@ -31,10 +31,16 @@ impl Sql {
                  ON CONFLICT (project_key, session_id, subpath) \
                  DO UPDATE SET mtime = GREATEST(EXCLUDED.mtime, t.mtime + 1) RETURNING mtime"
             ),
-            insert_entry: format!(
+            // One statement per batch: the entries travel as text and
+            // become jsonb on the server; rows are inserted in batch order
+            // (so `seq` keeps it), a known uuid (stored, or earlier in the
+            // batch) is skipped, and the uuids inserted come back.
+            insert_entries: format!(
                 "INSERT INTO {s}.entries (project_key, session_id, subpath, uuid, entry) \
-                 VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (project_key, session_id, subpath, uuid) DO NOTHING RETURNING seq"
+                 SELECT $1, $2, $3, b.uuid, b.entry::jsonb \
+                 FROM unnest($4::text[], $5::text[]) WITH ORDINALITY AS b(uuid, entry, ord) \
+                 ORDER BY b.ord \
+                 ON CONFLICT (project_key, session_id, subpath, uuid) DO NOTHING RETURNING uuid"
             ),
             select_summary: format!("SELECT mtime, data FROM {s}.summaries WHERE {key}"),
             upsert_summary: format!(
@@ -42,7 +48,7 @@ impl Sql {
                  ON CONFLICT (project_key, session_id) DO UPDATE SET mtime = EXCLUDED.mtime, data = EXCLUDED.data"
             ),
             select_entries: format!(
-                "SELECT entry FROM {s}.entries WHERE {key} AND subpath = $3 ORDER BY seq"
+                "SELECT entry::text FROM {s}.entries WHERE {key} AND subpath = $3 ORDER BY seq"
             ),
             transcript_exists: format!(
                 "SELECT 1 FROM {s}.transcripts WHERE {key} AND subpath = $3"

@@ -2,14 +2,17 @@
 //! the version, the summary and which uuids are stored, fold, then run the
 //! append script, which checks the version again.
 
+use std::borrow::Cow;
+
 use ::redis::aio::ConnectionManager;
 use serde_json::Value;
 
 use super::lock::RedisLock;
 use super::{LOCK_LEASE, MAX_ATTEMPTS, RedisStore, backend, parse_summary};
-use crate::store::entry::{StoreEntry, entry_uuid, fresh_entries};
+use crate::store::entry::{StoreEntry, fresh_entries};
 use crate::store::session_store::StoreResult;
-use crate::store::{SessionKey, StoreError, fold_session_summary};
+use crate::store::summary::fold_entries;
+use crate::store::{SessionKey, StoreError};
 
 impl RedisStore {
     pub(super) async fn append_batch(
@@ -18,12 +21,11 @@ impl RedisStore {
         entries: &[StoreEntry],
     ) -> StoreResult<()> {
         let (pk, sid) = (key.project_key.as_str(), key.session_id.as_str());
-        let mut encoded = Vec::with_capacity(entries.len());
-        for entry in entries {
-            let text = serde_json::to_string(entry)
-                .map_err(|e| StoreError::backend(format!("encode an entry for {key}"), e))?;
-            encoded.push((entry_uuid(entry).unwrap_or(""), text));
-        }
+        // Entries go to the server as their text; each uuid is read once.
+        let encoded: Vec<(Cow<'_, str>, &str)> = entries
+            .iter()
+            .map(|entry| (entry.uuid().unwrap_or_default(), entry.as_str()))
+            .collect();
         let mut conn = self.conn.clone();
         // Writers of one session take turns for the read-fold-write of the
         // summary; the version check below still catches a writer whose
@@ -48,7 +50,7 @@ impl RedisStore {
         &self,
         key: &SessionKey,
         entries: &[StoreEntry],
-        encoded: &[(&str, String)],
+        encoded: &[(Cow<'_, str>, &str)],
         conn: &mut ConnectionManager,
     ) -> StoreResult<()> {
         let action = format!("append to {key}");
@@ -62,7 +64,11 @@ impl RedisStore {
         );
         for _ in 0..MAX_ATTEMPTS {
             let (version, data) = if key.is_main() {
-                let uuids: Vec<&str> = entries.iter().filter_map(entry_uuid).collect();
+                let uuids: Vec<&str> = encoded
+                    .iter()
+                    .map(|(uuid, _)| uuid.as_ref())
+                    .filter(|uuid| !uuid.is_empty())
+                    .collect();
                 // The trailing "" keeps SMISMEMBER valid for a batch without
                 // uuids; no stored uuid is empty.
                 let (version, summary, stored): (Option<String>, Option<String>, Vec<bool>) =
@@ -78,22 +84,19 @@ impl RedisStore {
                         .await
                         .map_err(backend(action.clone()))?;
                 let mut stored = stored.into_iter();
-                let known: std::collections::HashSet<&str> = entries
+                let known: std::collections::HashSet<&str> = uuids
                     .iter()
-                    .filter_map(entry_uuid)
+                    .copied()
                     .filter(|_| stored.next().unwrap_or(false))
                     .collect();
-                let fresh: Vec<StoreEntry> = fresh_entries(entries, |u| known.contains(u))
-                    .into_iter()
-                    .cloned()
-                    .collect();
+                let fresh = fresh_entries(entries, |u| known.contains(u));
                 if fresh.is_empty() {
                     return Ok(());
                 }
                 let prev = summary
                     .map(|text| parse_summary(sid, &text, 0))
                     .transpose()?;
-                let folded = fold_session_summary(prev.as_ref(), key, &fresh);
+                let folded = fold_entries(prev.as_ref(), key, fresh.iter().map(|(e, _)| *e));
                 (
                     version.unwrap_or_else(|| "0".into()),
                     Value::Object(folded.data).to_string(),
@@ -110,7 +113,7 @@ impl RedisStore {
                 .key(self.subkeys_key(pk, sid));
             call.arg(sid).arg(sub).arg(&version).arg(&data);
             for (uuid, text) in encoded {
-                call.arg(*uuid).arg(text);
+                call.arg(uuid.as_ref()).arg(*text);
             }
             let added: i64 = call
                 .invoke_async(conn)

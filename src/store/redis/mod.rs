@@ -197,10 +197,10 @@ impl SessionStore for RedisStore {
                 return Ok(None);
             }
             let entries = lines
-                .iter()
+                .into_iter()
                 .enumerate()
                 .map(|(i, line)| {
-                    serde_json::from_str(line).map_err(|e| StoreError::Corrupt {
+                    StoreEntry::from_json(line).map_err(|e| StoreError::Corrupt {
                         location: format!("{entries_key} item {i}"),
                         what: format!("not a JSON entry: {e}"),
                     })

@@ -1,6 +1,7 @@
 //! A conformance suite for [`SessionStore`] implementations: the official
 //! SDKs' fourteen behavioural contracts plus this crate's uuid
-//! idempotency, each checked on a fresh store.
+//! idempotency and rejection of non-object entries, each checked on a
+//! fresh store.
 //!
 //! ```no_run
 //! use claude_agent::store::{MemoryStore, StoreError};

@@ -1,5 +1,5 @@
 //! The contracts, one function each, numbered as in the official SDKs'
-//! suites (the uuid contract is this crate's addition).
+//! suites (the uuid and non-object contracts are this crate's additions).
 
 use std::future::Future;
 
@@ -39,7 +39,7 @@ macro_rules! contract {
 }
 
 /// Every contract, in the official suite's order.
-pub(super) const ALL: [Contract; 15] = [
+pub(super) const ALL: [Contract; 16] = [
     contract!(required::append_then_load_round_trips, []),
     contract!(required::load_of_unknown_key_is_none, []),
     contract!(required::appends_keep_call_order, []),
@@ -61,6 +61,7 @@ pub(super) const ALL: [Contract; 15] = [
     contract!(deleting::list_subkeys_lists_subpaths, [ListSubkeys]),
     contract!(deleting::list_subkeys_excludes_main, [ListSubkeys]),
     contract!(required::uuid_is_an_idempotency_key, []),
+    contract!(required::a_batch_with_a_non_object_is_rejected, []),
 ];
 
 pub(super) fn key() -> SessionKey {
@@ -73,7 +74,7 @@ pub(super) fn e(fields: Value) -> StoreEntry {
     if let (Some(entry), Value::Object(fields)) = (entry.as_object_mut(), fields) {
         entry.extend(fields);
     }
-    entry
+    StoreEntry::from(entry)
 }
 
 pub(super) async fn call<T>(
@@ -140,7 +141,10 @@ pub(super) async fn expect_len(store: &dyn SessionStore, key: &SessionKey, len: 
 pub(super) fn show(entries: &Option<Vec<StoreEntry>>) -> String {
     match entries {
         None => "None".into(),
-        Some(entries) => Value::Array(entries.clone()).to_string(),
+        Some(entries) => {
+            let texts: Vec<&str> = entries.iter().map(StoreEntry::as_str).collect();
+            format!("[{}]", texts.join(","))
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The contracts of the required methods, `append` and `load`.
 
-use claude_agent::store::{SessionKey, SessionStore};
+use claude_agent::store::{SessionKey, SessionStore, StoreEntry, StoreError};
 use serde_json::json;
 
 use super::super::Has;
@@ -105,4 +105,37 @@ pub(super) async fn uuid_is_an_idempotency_key(store: &dyn SessionStore, _: Has)
     )
     .await?;
     expect_loaded(store, &sub, Some(vec![e(json!({"uuid": "u1", "n": 1}))])).await
+}
+
+// This crate's addition: only JSON objects are entries; a batch holding
+// anything else is rejected whole, naming the culprit's index.
+pub(super) async fn a_batch_with_a_non_object_is_rejected(
+    store: &dyn SessionStore,
+    _: Has,
+) -> Outcome {
+    let mut batch = vec![e(json!({"uuid": "ok", "n": 1}))];
+    for text in ["[1,2]", "\"text\"", "7", "null"] {
+        let not_object = StoreEntry::from_json(text).map_err(|e| Failure {
+            problem: format!("the test entry {text} did not parse: {e}"),
+            source: None,
+        })?;
+        batch.push(not_object);
+        let index = batch.len() - 1;
+        match store.append(&key(), &batch).await {
+            Err(StoreError::NotAnObject { index: i, .. }) if i == index => {}
+            other => {
+                return ensure(false, || {
+                    format!(
+                        "appending a batch whose entry {index} is {text} returned {} instead of NotAnObject at {index}",
+                        match other {
+                            Ok(()) => "Ok".to_owned(),
+                            Err(e) => e.to_string(),
+                        }
+                    )
+                });
+            }
+        }
+        batch.pop();
+    }
+    expect_loaded(store, &key(), None).await
 }
