@@ -16,21 +16,15 @@ use claude_agent::protocol::{ContentBlock, Message};
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore, project_key_for};
 use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
-use common::{SOON, result, resuming_cli};
+use common::{SOON, init, mirrored_entry, resume_reading, resuming_cli};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
 const SESSION: &str = "0d4c2b6a-7e1f-4a93-b2c5-8f6e1d3a9b70";
 const AFTER: Duration = Duration::from_millis(150);
 
-/// A transcript entry that is also a frame the SDK can read back.
 fn entry(n: u32, text: &str) -> Value {
-    json!({"type": "assistant", "uuid": format!("u-{n}"), "sessionId": SESSION,
-        "session_id": SESSION, "parent_tool_use_id": null,
-        "message": {"id": format!("msg_{n}"), "type": "message", "role": "assistant",
-            "model": "fake", "content": [{"type": "text", "text": text}],
-            "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    mirrored_entry(SESSION, n, text)
 }
 
 /// The first CLI: one turn whose entries it mirrors, then idle until EOF.
@@ -38,11 +32,7 @@ fn first_turn(session_file: &Path) -> Script {
     Script::new()
         .expect_initialize()
         .expect("user", None)
-        .emit(
-            json!({"type": "system", "subtype": "init", "session_id": SESSION,
-            "cwd": "/", "tools": [], "model": "fake", "permissionMode": "default",
-            "apiKeySource": "none", "uuid": "u-init"}),
-        )
+        .emit(init(SESSION))
         .emit(
             json!({"type": "transcript_mirror", "filePath": session_file,
             "entries": [entry(1, "first answer")]}),
@@ -52,16 +42,6 @@ fn first_turn(session_file: &Path) -> Script {
             "session_id": SESSION, "result": "first answer", "duration_ms": 1,
             "num_turns": 1}),
         )
-}
-
-/// The revived CLI: replays its session file (failing if it is missing,
-/// as the real CLI's `--resume` would), then answers.
-fn resume_reading(session_file: &Path) -> Script {
-    Script::new()
-        .expect_initialize()
-        .expect("user", None)
-        .emit_file(session_file)
-        .emit(result("success", "resumed from the store"))
 }
 
 /// Every message of the client's current turn, to its result.

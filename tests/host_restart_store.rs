@@ -18,20 +18,14 @@ use claude_agent::host::{Backoff, HostConfig, RestartPolicy};
 use claude_agent::store::{SessionKey, SessionStore, project_key_for};
 use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
-use common::{SOON, result, resuming_cli};
+use common::{SOON, init, mirrored_entry, resume_reading, resuming_cli};
 use serde_json::{Value, json};
 use stores::Flaky;
 
 const SESSION: &str = "6c1f4a2e-93b0-4d57-8e21-5a0b7c9d3e44";
 
-/// A transcript entry that is also a frame the SDK can read back.
 fn entry(n: u32, text: &str) -> Value {
-    json!({"type": "assistant", "uuid": format!("u-{n}"), "sessionId": SESSION,
-        "session_id": SESSION, "parent_tool_use_id": null,
-        "message": {"id": format!("msg_{n}"), "type": "message", "role": "assistant",
-            "model": "fake", "content": [{"type": "text", "text": text}],
-            "stop_reason": null, "stop_sequence": null,
-            "usage": {"input_tokens": 1, "output_tokens": 1}}})
+    mirrored_entry(SESSION, n, text)
 }
 
 /// The first CLI: mirrors its first turn's entries, then crashes mid-turn
@@ -40,26 +34,12 @@ fn crash_after_mirroring(session_file: &Path) -> Script {
     Script::new()
         .expect_initialize()
         .expect("user", None)
-        .emit(
-            json!({"type": "system", "subtype": "init", "session_id": SESSION,
-            "cwd": "/", "tools": [], "model": "fake", "permissionMode": "default",
-            "apiKeySource": "none", "uuid": "u-init"}),
-        )
+        .emit(init(SESSION))
         .emit(
             json!({"type": "transcript_mirror", "filePath": session_file,
             "entries": [entry(1, "first answer"), entry(2, "more of it")]}),
         )
         .crash("SEGV")
-}
-
-/// The restarted CLI: replays its session file (failing if it is missing,
-/// as the real CLI's `--resume` would), then answers.
-fn resume_reading(session_file: &Path) -> Script {
-    Script::new()
-        .expect_initialize()
-        .expect("user", None)
-        .emit_file(session_file)
-        .emit(result("success", "resumed from the store"))
 }
 
 #[tokio::test]

@@ -9,22 +9,8 @@ mod common;
 mod fleet_common;
 
 use claude_agent::fleet::{Fleet, JobId, StreamLayout};
-use claude_agent_testkit::{FakeCli, Script};
-use common::{assistant, result};
 use fleet_common::*;
 use serde_json::{Value, json};
-
-/// A fake CLI answering one turn after `ms`.
-fn turn_after(dir: &std::path::Path, ms: u64) -> FakeCli {
-    Script::new()
-        .expect_initialize()
-        .expect("user", None)
-        .sleep_ms(ms)
-        .emit(assistant("done"))
-        .emit(result("success", "done"))
-        .install(dir)
-        .unwrap()
-}
 
 fn has(kind: &'static str) -> impl Fn(&[Value]) -> bool {
     move |e: &[Value]| e.iter().any(|v| v["kind"] == kind)

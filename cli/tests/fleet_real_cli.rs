@@ -5,6 +5,8 @@
 //! carries the first turn.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../tests/common/mod.rs"]
+mod common;
 mod fleet_common;
 #[path = "../../tests/real_cli/mod.rs"]
 mod real_cli;

@@ -12,23 +12,10 @@ use std::collections::HashMap;
 use std::process::{Command, Stdio};
 
 use claude_agent::fleet::{Fleet, StreamLayout};
-use claude_agent_testkit::{FakeCli, Script};
-use common::{assistant, result};
+use claude_agent_testkit::FakeCli;
 use fleet_common::*;
 use futures::StreamExt;
 use serde_json::{Value, json};
-
-/// A fake CLI answering one turn after `ms`.
-fn turn_after(dir: &std::path::Path, ms: u64) -> FakeCli {
-    Script::new()
-        .expect_initialize()
-        .expect("user", None)
-        .sleep_ms(ms)
-        .emit(assistant("done"))
-        .emit(result("success", "done"))
-        .install(dir)
-        .unwrap()
-}
 
 fn script_of(cli: &FakeCli) -> String {
     cli.env

@@ -153,3 +153,31 @@ pub fn resuming_cli(
     }
     (options, a, b)
 }
+
+/// A transcript entry of `session` that is also a frame the SDK can read
+/// back (what a store-backed test mirrors, then restores).
+pub fn mirrored_entry(session: &str, n: u32, text: &str) -> Value {
+    json!({"type": "assistant", "uuid": format!("u-{n}"), "sessionId": session,
+        "session_id": session, "parent_tool_use_id": null,
+        "message": {"id": format!("msg_{n}"), "type": "message", "role": "assistant",
+            "model": "fake", "content": [{"type": "text", "text": text}],
+            "stop_reason": null, "stop_sequence": null,
+            "usage": {"input_tokens": 1, "output_tokens": 1}}})
+}
+
+/// The `system/init` frame of `session`.
+pub fn init(session: &str) -> Value {
+    json!({"type": "system", "subtype": "init", "session_id": session,
+        "cwd": "/", "tools": [], "model": "fake", "permissionMode": "default",
+        "apiKeySource": "none", "uuid": "u-init"})
+}
+
+/// A resumed CLI that replays its session file (failing if it is missing,
+/// as the real CLI's `--resume` would), then answers.
+pub fn resume_reading(session_file: &std::path::Path) -> Script {
+    Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .emit_file(session_file)
+        .emit(result("success", "resumed from the store"))
+}

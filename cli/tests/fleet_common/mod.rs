@@ -418,3 +418,15 @@ impl Drop for StreamsGuard {
         delete_streams(&self.nats, &self.prefix);
     }
 }
+
+/// A fake CLI answering one turn after `ms`.
+pub fn turn_after(dir: &Path, ms: u64) -> claude_agent_testkit::FakeCli {
+    claude_agent_testkit::Script::new()
+        .expect_initialize()
+        .expect("user", None)
+        .sleep_ms(ms)
+        .emit(crate::common::assistant("done"))
+        .emit(crate::common::result("success", "done"))
+        .install(dir)
+        .unwrap()
+}
