@@ -11,12 +11,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent::Host;
 use claude_agent::host::{DrainOptions, HostConfig, HostEvent};
 use claude_agent::protocol::{ContentBlock, Message};
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore, project_key_for};
-use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
-use common::{SOON, init, mirrored_entry, resume_reading, resuming_cli};
+use common::{SOON, init, mirrored_entry, quick_builder, resume_reading, resuming_cli};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -94,11 +94,7 @@ async fn a_hibernated_session_revives_from_the_store_when_its_local_files_are_go
         .await
         .unwrap();
     let mut events = host.events();
-    let builder = ClientBuilder::new(options)
-        .grace(Duration::from_millis(300))
-        .term_grace(Duration::from_millis(300))
-        .initialize_timeout(SOON)
-        .session_store(store.clone());
+    let builder = quick_builder(options).session_store(store.clone());
     let h = host.spawn("t", builder).await.unwrap();
     let client = h.send("one").await.unwrap();
     assert!(texts(&turn_messages(&client).await).contains(&"first answer".to_owned()));

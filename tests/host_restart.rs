@@ -11,7 +11,7 @@ use claude_agent::host::{Backoff, Failure, HostConfig, HostEvent, RestartPolicy}
 use claude_agent::protocol::PermissionRequest;
 use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
-use common::{SOON, fake, result, resuming_cli};
+use common::{SOON, fake, quick_builder, result, resuming_cli};
 use serde_json::json;
 
 fn crash_mid_turn(session_id: &str) -> Script {
@@ -97,10 +97,7 @@ async fn a_crashed_job_restarts_with_resume_and_completes() {
     .await
     .unwrap();
     let mut events = host.events();
-    let builder = ClientBuilder::new(options)
-        .grace(Duration::from_millis(300))
-        .term_grace(Duration::from_millis(300))
-        .initialize_timeout(SOON);
+    let builder = quick_builder(options);
     let job = host.submit("t", builder, "do it").await.unwrap();
     let out = tokio::time::timeout(SOON, job.outcome()).await.unwrap();
     assert!(out.is_success(), "{:?}", out.failure);

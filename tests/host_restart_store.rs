@@ -14,11 +14,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent::Host;
 use claude_agent::host::{Backoff, HostConfig, RestartPolicy};
 use claude_agent::store::{SessionKey, SessionStore, project_key_for};
-use claude_agent::{ClientBuilder, Host};
 use claude_agent_testkit::Script;
-use common::{SOON, init, mirrored_entry, resume_reading, resuming_cli};
+use common::{SOON, init, mirrored_entry, quick_builder, resume_reading, resuming_cli};
 use serde_json::{Value, json};
 use stores::Flaky;
 
@@ -73,11 +73,7 @@ async fn a_restart_resumes_from_the_store_when_the_local_session_file_is_gone() 
     )
     .await
     .unwrap();
-    let builder = ClientBuilder::new(options)
-        .grace(Duration::from_millis(300))
-        .term_grace(Duration::from_millis(300))
-        .initialize_timeout(SOON)
-        .session_store(store.clone());
+    let builder = quick_builder(options).session_store(store.clone());
     let job = host.submit("t", builder, "go").await.unwrap();
     let out = tokio::time::timeout(SOON, job.outcome()).await.unwrap();
 

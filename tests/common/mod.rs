@@ -36,11 +36,7 @@ impl Fake {
 
     /// A builder with short grace periods and timeouts.
     pub fn builder(&self) -> ClientBuilder {
-        ClientBuilder::new(self.options())
-            .grace(Duration::from_millis(300))
-            .term_grace(Duration::from_millis(300))
-            .initialize_timeout(SOON)
-            .control_timeout(SOON)
+        quick_builder(self.options()).control_timeout(SOON)
     }
 
     /// The stdin lines the fake received, parsed.
@@ -180,4 +176,12 @@ pub fn resume_reading(session_file: &std::path::Path) -> Script {
         .expect("user", None)
         .emit_file(session_file)
         .emit(result("success", "resumed from the store"))
+}
+
+/// A builder for `options` with short grace periods and start-up timeout.
+pub fn quick_builder(options: Options) -> ClientBuilder {
+    ClientBuilder::new(options)
+        .grace(Duration::from_millis(300))
+        .term_grace(Duration::from_millis(300))
+        .initialize_timeout(SOON)
 }
