@@ -13,7 +13,7 @@ use std::process::Command;
 
 use claude_agent::fleet::async_nats;
 use claude_agent::fleet::async_nats::jetstream::stream::{Config, RetentionPolicy};
-use claude_agent::fleet::{Fleet, JobId, StreamLayout};
+use claude_agent::fleet::{Fleet, JobId, JobOutcome, JobSpec, StreamLayout};
 use claude_agent::store::project_key_for;
 use claude_agent_testkit::Script;
 use common::{assistant, fake, result};
@@ -220,7 +220,7 @@ async fn a_worker_refuses_an_existing_jobs_stream_that_is_not_a_work_queue() {
 
 #[tokio::test]
 #[ignore = "needs NATS"]
-async fn a_new_jobs_session_is_resumed_when_a_local_session_file_has_it_and_started_fresh_otherwise()
+async fn a_redelivered_jobs_session_is_resumed_from_the_session_file_its_dead_attempt_left_and_a_new_job_starts_fresh()
  {
     let Some(nats) = shared_nats() else { return };
     let prefix = unique("fleet-local");
@@ -232,31 +232,47 @@ async fn a_new_jobs_session_is_resumed_when_a_local_session_file_has_it_and_star
     let store_dir = ok.dir.path().join("store");
     std::fs::create_dir_all(&store_dir).unwrap();
     let store = format!("file://{}", store_dir.display());
-    let worker = Worker::spawn(&nats, &prefix, &store, &ok.cli.program, &ok.cli.env, &[]);
-    // An earlier attempt on this machine left the session file of job
-    // "crashed-here" behind (and nothing in the store): starting it again
-    // with `--session-id` would be refused as a session in use.
-    let cwd = worker.home.path().join("work").canonicalize().unwrap();
-    let local = JobId::new("crashed-here").unwrap().session_uuid();
-    let project = worker
-        .home
+    let tenant = unique("tenant");
+    // A worker on this machine took "crashed-here" and died after its CLI
+    // wrote the session file, before anything reached the store: the job
+    // is delivered, never acked, and its session file is left behind.
+    let layout = StreamLayout::with_prefix(&prefix).ack_wait(std::time::Duration::from_secs(1));
+    let fleet = Fleet::connect(&nats, layout).await.unwrap();
+    for (id, prompt) in [("crashed-here", "again"), ("never-ran", "new")] {
+        let job =
+            JobSpec::parse(&json!({"tenant": tenant, "prompt": prompt, "id": id}).to_string());
+        fleet.submit(job.unwrap()).await.unwrap();
+    }
+    let consumer = fleet.consumer().await.unwrap();
+    let mut first = consumer.fetch().max_messages(1).messages().await.unwrap();
+    let taken = futures::StreamExt::next(&mut first).await.unwrap().unwrap();
+    assert!(String::from_utf8_lossy(&taken.payload).contains("crashed-here"));
+    let home = tempfile::tempdir().unwrap();
+    let cwd = home.path().join("work");
+    std::fs::create_dir_all(&cwd).unwrap();
+    let project = home
         .path()
         .join(".claude")
         .join("projects")
-        .join(project_key_for(&cwd));
+        .join(project_key_for(&cwd.canonicalize().unwrap()));
     std::fs::create_dir_all(&project).unwrap();
+    let local = JobId::new("crashed-here").unwrap().session_uuid();
     std::fs::write(project.join(format!("{local}.jsonl")), "{}\n").unwrap();
-    let tenant = unique("tenant");
-    let jobs = write_jobs(
-        ok.dir.path(),
-        &[
-            json!({"tenant": tenant, "prompt": "again", "id": "crashed-here"}),
-            json!({"tenant": tenant, "prompt": "new", "id": "never-ran"}),
-        ],
+    let worker = Worker::spawn_in(
+        home,
+        &nats,
+        &prefix,
+        &store,
+        &ok.cli.program,
+        &ok.cli.env,
+        &["--ack-wait", "1"],
     );
-    let out = submit(&nats, &prefix, &jobs, &["--wait", "--timeout", "60"]);
-    assert_eq!(out.status.code(), Some(0), "{out:?}\n{}", worker.stderr());
-    let started: Vec<(String, bool, String)> = worker
+    // Redelivered after the ack wait: starting it with `--session-id`
+    // would be refused as a session in use, so it resumes.
+    let both =
+        |e: &[serde_json::Value]| e.iter().filter(|v| v["kind"] == "job_recorded").count() == 2;
+    assert!(worker.wait_for(PATIENCE, both), "{}", worker.stderr());
+    let started: Vec<(String, bool, String, u64)> = worker
         .events()
         .iter()
         .filter(|e| e["kind"] == "job_started")
@@ -265,17 +281,73 @@ async fn a_new_jobs_session_is_resumed_when_a_local_session_file_has_it_and_star
                 e["job_id"].as_str().unwrap().to_owned(),
                 e["resume"].as_bool().unwrap(),
                 e["session_id"].as_str().unwrap().to_owned(),
+                e["delivery"].as_u64().unwrap(),
             )
         })
         .collect();
     let fresh = JobId::new("never-ran").unwrap().session_uuid();
     assert!(
-        started.contains(&("crashed-here".into(), true, local)),
+        started.contains(&("crashed-here".into(), true, local, 2)),
         "{started:?}"
     );
     assert!(
-        started.contains(&("never-ran".into(), false, fresh)),
+        started.contains(&("never-ran".into(), false, fresh, 1)),
         "{started:?}"
     );
+    worker.signal(libc::SIGTERM);
+}
+
+#[tokio::test]
+#[ignore = "needs NATS"]
+async fn an_outcome_already_recorded_for_a_job_id_stays_the_only_one_when_the_job_runs_again() {
+    let Some(nats) = shared_nats() else { return };
+    let prefix = unique("fleet-once");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let fleet = Fleet::connect(&nats, StreamLayout::with_prefix(&prefix))
+        .await
+        .unwrap();
+    // The outcome of an earlier run of job "again", recorded once, then
+    // refused a second time by the server (no look-up on our side).
+    let tenant = unique("tenant");
+    let id = JobId::new("again").unwrap();
+    let earlier = JobOutcome::failed(
+        id.clone(),
+        &tenant,
+        "earlier",
+        "the first run",
+        1,
+        "w-earlier",
+    );
+    assert!(fleet.record(&earlier).await.unwrap());
+    assert!(!fleet.record(&earlier).await.unwrap());
+    // The same id submitted again after the jobs stream forgot it (here:
+    // never saw it) is delivered once, runs, and records nothing new.
+    let ok = fake(one_turn());
+    let store_dir = ok.dir.path().join("store");
+    std::fs::create_dir_all(&store_dir).unwrap();
+    let store = format!("file://{}", store_dir.display());
+    let worker = Worker::spawn(&nats, &prefix, &store, &ok.cli.program, &ok.cli.env, &[]);
+    let job = JobSpec::parse(&json!({"tenant": tenant, "prompt": "p", "id": "again"}).to_string());
+    fleet.submit(job.unwrap()).await.unwrap();
+    let recorded = |e: &[serde_json::Value]| e.iter().any(|v| v["kind"] == "job_recorded");
+    assert!(worker.wait_for(PATIENCE, recorded), "{}", worker.stderr());
+    let event = worker
+        .events()
+        .into_iter()
+        .find(|v| v["kind"] == "job_recorded")
+        .unwrap();
+    assert_eq!(event["completed"], true, "{event}");
+    assert_eq!(event["already_recorded"], true, "{event}");
+    let outcome = fleet.outcome(&id, PATIENCE).await.unwrap();
+    assert_eq!(outcome.worker, "w-earlier");
+    let js = async_nats::jetstream::new(async_nats::connect(&nats).await.unwrap());
+    let mut results = js
+        .get_stream(&StreamLayout::with_prefix(&prefix).results_stream)
+        .await
+        .unwrap();
+    assert_eq!(results.info().await.unwrap().state.messages, 1);
     worker.signal(libc::SIGTERM);
 }

@@ -19,8 +19,10 @@
 //!
 //! Execution is at least once (a worker that dies mid-turn leaves the job
 //! to be run again, tools included); outcome recording is exactly once per
-//! job id: outcomes are published with the job id as `Nats-Msg-Id`, and a
-//! worker that finds an outcome recorded acks the job without running it.
+//! job id: an outcome is published only if its subject
+//! (`<results>.<job id>`) holds none yet, which the server checks in the
+//! publish itself, and a worker given a job again finds the outcome
+//! recorded and acks the job without running it.
 
 mod error;
 mod job;
@@ -32,6 +34,7 @@ mod results;
 use std::time::Duration;
 
 use async_nats::jetstream::consumer::PullConsumer;
+use async_nats::jetstream::context::PublishErrorKind;
 use async_nats::jetstream::message::PublishMessage;
 use async_nats::jetstream::stream::{LastRawMessageErrorKind, Stream as JsStream};
 use async_nats::jetstream::{self as js};
@@ -191,24 +194,27 @@ impl Fleet {
         }
     }
 
-    /// For workers: records `outcome` (deduplicated by its job id); true
-    /// when it was new.
+    /// For workers: records `outcome` unless one is recorded for its job
+    /// id already; true when it was new.
+    ///
+    /// The server enforces it in the publish itself (the outcome's subject
+    /// must hold no message yet), so two workers that both ran the job, or
+    /// a job submitted again after the dedup window, still leave exactly
+    /// one outcome, without a look-up first.
     pub async fn record(&self, outcome: &JobOutcome) -> Result<bool, FleetError> {
         let subject = self.layout.result_subject(&outcome.job_id.subject_token());
-        let ack = self
-            .publish(&subject, &outcome.job_id, outcome, "record the outcome")
-            .await?;
-        Ok(!ack.duplicate)
+        self.create(&subject, &outcome.job_id, outcome, "record the outcome")
+            .await
     }
 
-    /// For workers: publishes a job's dead letter (deduplicated by job id).
-    pub async fn dead_letter(&self, letter: &DeadLetter) -> Result<(), FleetError> {
+    /// For workers: publishes a job's dead letter, unless one is there
+    /// for its job id already; true when it was new.
+    pub async fn dead_letter(&self, letter: &DeadLetter) -> Result<bool, FleetError> {
         let subject = self
             .layout
             .dead_letter_subject_for(&letter.job_id.subject_token());
-        self.publish(&subject, &letter.job_id, letter, "publish the dead letter")
+        self.create(&subject, &letter.job_id, letter, "publish the dead letter")
             .await
-            .map(drop)
     }
 
     /// The dead letters recorded, oldest first (for inspection and tests;
@@ -266,21 +272,51 @@ impl Fleet {
         body: &T,
         what: &str,
     ) -> Result<js::publish::PublishAck, FleetError> {
-        let payload = serde_json::to_vec(body).map_err(|source| FleetError::Malformed {
-            subject: subject.to_owned(),
-            source,
-        })?;
+        let message = Self::message(subject, id, body)?;
         let what = format!("{what} {id}");
         self.js
-            .send_publish(
-                subject.to_owned(),
-                PublishMessage::build()
-                    .payload(payload.into())
-                    .message_id(id.as_str()),
-            )
+            .send_publish(subject.to_owned(), message)
             .await
             .map_err(|e| FleetError::js(what.clone(), e))?
             .await
             .map_err(|e| FleetError::js(what, e))
+    }
+
+    /// Publishes `body` only if `subject` holds no message yet (and `id`
+    /// was not published within the dedup window): true when it was new.
+    async fn create<T: Serialize>(
+        &self,
+        subject: &str,
+        id: &JobId,
+        body: &T,
+        what: &str,
+    ) -> Result<bool, FleetError> {
+        let message = Self::message(subject, id, body)?.expected_last_subject_sequence(0);
+        let what = format!("{what} {id}");
+        let ack = self
+            .js
+            .send_publish(subject.to_owned(), message)
+            .await
+            .map_err(|e| FleetError::js(what.clone(), e))?
+            .await;
+        match ack {
+            Ok(ack) => Ok(!ack.duplicate),
+            Err(e) if e.kind() == PublishErrorKind::WrongLastSequence => Ok(false),
+            Err(e) => Err(FleetError::js(what, e)),
+        }
+    }
+
+    fn message<T: Serialize>(
+        subject: &str,
+        id: &JobId,
+        body: &T,
+    ) -> Result<PublishMessage, FleetError> {
+        let payload = serde_json::to_vec(body).map_err(|source| FleetError::Malformed {
+            subject: subject.to_owned(),
+            source,
+        })?;
+        Ok(PublishMessage::build()
+            .payload(payload.into())
+            .message_id(id.as_str()))
     }
 }

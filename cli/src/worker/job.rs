@@ -43,21 +43,34 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
         .or_else(|| raw.get("id").and_then(|v| JobId::from_value(v).ok()))
         .or_else(|| JobId::new(format!("seq-{seq}")).ok())
         .unwrap_or_else(JobId::generate);
-    // Two look-ups at once: is the outcome recorded already, and has a new
-    // conversation's session a transcript to resume?
+    // A redelivered job may have been recorded, or have left a session
+    // file on this machine, before its worker died. A first delivery has
+    // neither: an outcome needs an earlier delivery (or a submission of
+    // the same id after the dedup window, whose run then records nothing:
+    // `Fleet::record` refuses a second outcome), and so does a session
+    // file here. Its only look-up is the store (that resubmission's
+    // transcript, resumed rather than started over).
+    let redelivered = deliveries > 1;
     let session_probe = async {
         match &parsed {
             Ok(job) if job.session_id.is_none() => {
-                Some(stored(&ctx, job, &id.session_uuid()).await)
+                Some(stored(&ctx, job, &id.session_uuid(), redelivered).await)
             }
             _ => None,
         }
     };
-    let (recorded, probe) = tokio::join!(ctx.fleet.recorded(&id), session_probe);
+    let check = async {
+        if redelivered {
+            ctx.fleet.recorded(&id).await
+        } else {
+            Ok(None)
+        }
+    };
+    let (recorded, probe) = tokio::join!(check, session_probe);
     match recorded {
         Ok(Some(_)) => {
-            // Recorded by a worker that died before its ack, or submitted
-            // again beyond the dedup window: never run twice for nothing.
+            // Recorded by a worker that died before its ack: never run
+            // twice for nothing.
             let _ = msg.ack().await;
             let (j, t) = (
                 json!({"kind": "job_skipped", "job_id": id, "reason": "outcome already recorded"}),
@@ -218,18 +231,19 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
 }
 
 /// Whether the session `id` has a transcript to resume: in the store
-/// (any worker's earlier attempt), or in this machine's CLI config folder
-/// (an attempt here that crashed before its turn was mirrored: starting it
-/// again with `--session-id` would be refused as a session in use).
-async fn stored(ctx: &Ctx, job: &JobSpec, id: &str) -> Result<bool, String> {
+/// (any worker's earlier attempt), or, when `redelivered`, in this
+/// machine's CLI config folder (an attempt here that crashed before its
+/// turn was mirrored: starting it again with `--session-id` would be
+/// refused as a session in use).
+async fn stored(ctx: &Ctx, job: &JobSpec, id: &str, redelivered: bool) -> Result<bool, String> {
     let key = SessionKey::new(job.tenant.clone(), id);
     let in_store = match tokio::time::timeout(ctx.timeout, ctx.store.load(&key)).await {
         Ok(Ok(entries)) => entries.is_some_and(|e| !e.is_empty()),
         Ok(Err(e)) => return Err(crate::store::with_causes(&e)),
         Err(_) => return Err("no answer".into()),
     };
-    if in_store {
-        return Ok(true);
+    if in_store || !redelivered {
+        return Ok(in_store);
     }
     let cwd = job
         .options
@@ -277,13 +291,18 @@ async fn dead_letter(ctx: &Ctx, msg: &Message, raw: &Value, mut outcome: JobOutc
 /// outcome could not be recorded is left to be redelivered.
 async fn finish(ctx: &Ctx, msg: &Message, outcome: JobOutcome, term: bool) {
     let id = outcome.job_id.clone();
-    if let Err(e) = retrying(ctx, || ctx.fleet.record(&outcome)).await {
-        ctx.out
-            .note(&format!("job {id}: recording its outcome failed: {e}"))
-            .await;
-        let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
-        return;
-    }
+    // `false`: an outcome was there already (this job id submitted again
+    // after the dedup window, say), and stays the only one.
+    let new = match retrying(ctx, || ctx.fleet.record(&outcome)).await {
+        Ok(new) => new,
+        Err(e) => {
+            ctx.out
+                .note(&format!("job {id}: recording its outcome failed: {e}"))
+                .await;
+            let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
+            return;
+        }
+    };
     // Recorded: a lost ack only means the next worker finds it recorded.
     // Not confirmed (`double_ack`): a lost ack costs a redelivery that the
     // next worker settles by finding the outcome, not a round trip per job.
@@ -307,11 +326,16 @@ async fn finish(ctx: &Ctx, msg: &Message, outcome: JobOutcome, term: bool) {
         ),
         None => format!("job {id}: {status}"),
     };
+    let text = if new {
+        text
+    } else {
+        format!("{text}; an earlier outcome was recorded and stays")
+    };
     ctx.out
         .emit(
             json!({"kind": "job_recorded", "job_id": id, "completed": outcome.completed,
         "cause": cause, "dead_lettered": outcome.dead_lettered, "terminated": term,
-        "mirror_persisted": outcome.mirror_persisted}),
+        "mirror_persisted": outcome.mirror_persisted, "already_recorded": !new}),
             text,
         )
         .await;

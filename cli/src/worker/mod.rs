@@ -5,7 +5,9 @@
 //! and as many again queued in the host, so a slot whose CLI exits takes
 //! the next job at once instead of idling through a pull round trip, and
 //! each waiting job's look-ups (is its outcome recorded, has its session a
-//! transcript) run while other jobs' turns do. Each job runs in its own
+//! transcript) run while other jobs' turns do. While jobs wait in the
+//! host, the loop gathers free places into one pull of at least half
+//! `--concurrency`, rather than one request per finished job. Each job runs in its own
 //! task ([`job`]), which marks it in progress while it waits, so the ack
 //! wait can stay short. SIGTERM (or SIGINT) drains: the loop stops pulling, the
 //! host finishes running turns within `--drain-deadline` and kills what
@@ -260,6 +262,9 @@ async fn pull(
     tasks: &mut JoinSet<()>,
 ) -> StopSignal {
     let slots = Arc::new(Semaphore::new(AHEAD * concurrency));
+    // Pull at least this many at once while jobs wait in the host: half
+    // the server's pull requests for the same jobs.
+    let min_batch = (concurrency / 2).max(1);
     loop {
         while tasks.try_join_next().is_some() {}
         let first = tokio::select! {
@@ -271,8 +276,24 @@ async fn pull(
             },
         };
         let mut permits = vec![first];
-        while let Ok(p) = slots.clone().try_acquire_owned() {
-            permits.push(p);
+        loop {
+            while let Ok(p) = slots.clone().try_acquire_owned() {
+                permits.push(p);
+            }
+            // Jobs held now; more than `concurrency` means some wait in
+            // the host's queue, so the slots stay busy while we gather a
+            // larger pull (fewer requests for the server to serve).
+            let held = AHEAD * concurrency - permits.len();
+            if permits.len() >= min_batch || held <= concurrency {
+                break;
+            }
+            tokio::select! {
+                signal = stop.recv() => return signal,
+                permit = slots.clone().acquire_owned() => match permit {
+                    Ok(p) => permits.push(p),
+                    Err(_) => return StopSignal::Terminate,
+                },
+            }
         }
         let request = consumer
             .batch()

@@ -195,8 +195,22 @@ impl Worker {
         env: &[(String, String)],
         extra: &[&str],
     ) -> Self {
-        let name = unique("w");
         let home = tempfile::tempdir().unwrap();
+        Self::spawn_in(home, nats, prefix, store, cli, env, extra)
+    }
+
+    /// [`Worker::spawn`] with a HOME the test prepared (its cwd is
+    /// `home/work`, its CLI config dir `home/.claude`).
+    pub fn spawn_in(
+        home: tempfile::TempDir,
+        nats: &str,
+        prefix: &str,
+        store: &str,
+        cli: &Path,
+        env: &[(String, String)],
+        extra: &[&str],
+    ) -> Self {
+        let name = unique("w");
         let cwd = home.path().join("work");
         std::fs::create_dir_all(&cwd).unwrap();
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
