@@ -9,14 +9,18 @@
 //! (p50/p99, through a wrapper that times it) and how long the shutdown
 //! waits for the last appends. A third side, `null`, mirrors the same
 //! frames into a store that keeps nothing: the cost of the frames and the
-//! mirror task apart from the database.
+//! mirror task apart from the database. A fourth, `floor`, writes the same
+//! bytes with each mirror frame blanked to spaces (a line the reader drops
+//! as not JSON, with no mirror): what the CLI's extra output costs the
+//! session before any mirror work.
 //!
 //! ```text
 //! cargo run --release -p claude-agent-bench --bin mirror -- \
 //!     [--frames N] [--reps R] [--postgres URL]
 //! ```
 //!
-//! Each rep runs `off`, `null` then `on`, in a schema of its own dropped at the end.
+//! Each rep runs `off`, `floor`, `null` then `on` (`on` in a schema of its
+//! own, dropped at the end).
 //! Human lines on stderr, one JSON object on stdout.
 
 use std::path::{Path, PathBuf};
@@ -48,9 +52,10 @@ struct Args {
     /// Repetitions per side; the best is reported.
     #[arg(long, default_value_t = 3)]
     reps: u32,
-    /// Sides to run, comma-separated (`off`, `null`, `on`): one side alone
-    /// is what an instruction-counting profiler (callgrind) should see.
-    #[arg(long, default_value = "off,null,on", value_delimiter = ',')]
+    /// Sides to run, comma-separated (`off`, `floor`, `null`, `on`): one
+    /// side alone is what an instruction-counting profiler (callgrind)
+    /// should see.
+    #[arg(long, default_value = "off,floor,null,on", value_delimiter = ',')]
     sides: Vec<String>,
     /// The PostgreSQL server.
     #[arg(long, default_value = "postgres://postgres@127.0.0.1:5432/test")]
@@ -69,19 +74,36 @@ fn assistant(uuid: &str) -> Value {
 
 const RESULT: &str = r#"{"type":"result","subtype":"success","is_error":false,"duration_ms":86,"duration_api_ms":22,"num_turns":1,"result":"done","stop_reason":"end_turn","session_id":"089c584c-f376-45d2-ad59-eaa9b7883e1e","total_cost_usd":0.00014,"usage":{"input_tokens":10,"output_tokens":5},"permission_denials":[],"uuid":"87caa198-7e41-4a57-9b7c-9758d54ffbf0"}"#;
 
+/// What follows each `assistant` line in the fake's output.
+#[derive(Clone, Copy)]
+enum Extra<'a> {
+    /// Nothing (mirror off).
+    None,
+    /// Its mirror frame, for the session file at the path.
+    Mirror(&'a Path),
+    /// As many spaces as that frame has bytes: the same pipe traffic, a
+    /// line the reader skips as not JSON.
+    Blank(&'a Path),
+}
+
 /// Writes the fake's output for one run: `frames` assistant lines, each
-/// followed by its mirror frame when `mirror_to` names the session file.
-fn write_output(path: &Path, frames: u64, mirror_to: Option<&Path>) -> std::io::Result<()> {
+/// followed by its `extra` line.
+fn write_output(path: &Path, frames: u64, extra: Extra<'_>) -> std::io::Result<()> {
     use std::io::Write;
     let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
     for i in 0..frames {
         let line = assistant(&format!("00000000-0000-4000-8000-{i:012}"));
         writeln!(out, "{}", type_first("assistant", &line))?;
-        if let Some(file) = mirror_to {
-            let mut entry = line;
-            entry["sessionId"] = entry["session_id"].clone();
-            let frame = json!({"filePath": file, "entries": [entry]});
-            writeln!(out, "{}", type_first("transcript_mirror", &frame))?;
+        let (Extra::Mirror(file) | Extra::Blank(file)) = extra else {
+            continue;
+        };
+        let mut entry = line;
+        entry["sessionId"] = entry["session_id"].clone();
+        let frame = json!({"filePath": file, "entries": [entry]});
+        let frame = type_first("transcript_mirror", &frame);
+        match extra {
+            Extra::Blank(_) => writeln!(out, "{:1$}", "", frame.len())?,
+            _ => writeln!(out, "{frame}")?,
         }
     }
     writeln!(out, "{RESULT}")?;
@@ -240,22 +262,28 @@ async fn bench(args: &Args) -> Result<Value, String> {
     let session = "1b7c3f0e-5a51-4d1c-9d55-1f4f5e2f6a01";
     let file: PathBuf = config.join(format!("projects/{PROJECT}/{session}.jsonl"));
     let (off_out, on_out) = (dir.path().join("off.ndjson"), dir.path().join("on.ndjson"));
-    write_output(&off_out, args.frames, None).map_err(|e| e.to_string())?;
-    write_output(&on_out, args.frames, Some(&file)).map_err(|e| e.to_string())?;
-    let (mut off, mut on, mut null) = (Vec::new(), Vec::new(), Vec::new());
+    let floor_out = dir.path().join("floor.ndjson");
+    write_output(&off_out, args.frames, Extra::None).map_err(|e| e.to_string())?;
+    write_output(&on_out, args.frames, Extra::Mirror(&file)).map_err(|e| e.to_string())?;
+    write_output(&floor_out, args.frames, Extra::Blank(&file)).map_err(|e| e.to_string())?;
+    let (mut off, mut on, mut null, mut floor) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut appends = Vec::new();
     let side = |name: &str| args.sides.iter().any(|s| s == name);
     for rep in 0..args.reps.max(1) {
         if side("off") {
             off.push(run(&fake, &off_out, &config, args.frames, None).await?);
         }
+        if side("floor") {
+            floor.push(run(&fake, &floor_out, &config, args.frames, None).await?);
+        }
         if side("null") {
             null.push(run(&fake, &on_out, &config, args.frames, Some(Arc::new(Null))).await?);
         }
         if !side("on") {
             eprintln!(
-                "rep {rep}: off {:.0} msgs/s; null store {:.0} msgs/s",
+                "rep {rep}: off {:.0} msgs/s; floor {:.0}; null store {:.0} msgs/s",
                 off.last().map_or(0.0, |r| r.msgs_per_sec),
+                floor.last().map_or(0.0, |r| r.msgs_per_sec),
                 null.last().map_or(0.0, |r| r.msgs_per_sec),
             );
             continue;
@@ -275,8 +303,9 @@ async fn bench(args: &Args) -> Result<Value, String> {
         let r = r?;
         let stored = stored.map_err(|e| e.to_string())?.map_or(0, |s| s.len());
         eprintln!(
-            "rep {rep}: off {:.0} msgs/s; null store {:.0}; on {:.0} msgs/s, {stored} entries stored, shutdown {:.0} ms",
+            "rep {rep}: off {:.0} msgs/s; floor {:.0}; null store {:.0}; on {:.0} msgs/s, {stored} entries stored, shutdown {:.0} ms",
             off.last().map_or(0.0, |r| r.msgs_per_sec),
+            floor.last().map_or(0.0, |r| r.msgs_per_sec),
             null.last().map_or(0.0, |r| r.msgs_per_sec),
             r.msgs_per_sec,
             r.shutdown.as_secs_f64() * 1e3
@@ -292,20 +321,26 @@ async fn bench(args: &Args) -> Result<Value, String> {
             .map(|r| (r.msgs_per_sec, r.shutdown, r.persisted, r.unpersisted))
     };
     let none = (0.0, Duration::ZERO, None, None);
-    let (off_best, on_best, null_best) = (
+    let (off_best, on_best, null_best, floor_best) = (
         best(&off).unwrap_or(none),
         best(&on).unwrap_or(none),
         best(&null).unwrap_or(none),
+        best(&floor).unwrap_or(none),
     );
     appends.sort_by(f64::total_cmp);
     let ratio = on_best.0 / off_best.0;
     eprintln!(
-        "mirror off: {:.0} msgs/s; null store: {:.0} msgs/s; on: {:.0} msgs/s (on/off {ratio:.3}, cost {:.1}%); \
+        "mirror off: {:.0} msgs/s; floor: {:.0}; null store: {:.0}; on: {:.0} msgs/s \
+         (on/off {ratio:.3}, cost {:.1}%; floor/off {:.3}, null/off {:.3}, on/floor {:.3}); \
          {} appends, p50 {:.2} ms, p99 {:.2} ms; shutdown with mirror {:.0} ms",
         off_best.0,
+        floor_best.0,
         null_best.0,
         on_best.0,
         (1.0 - ratio) * 100.0,
+        floor_best.0 / off_best.0,
+        null_best.0 / off_best.0,
+        on_best.0 / floor_best.0,
         appends.len(),
         percentile(&appends, 50.0),
         percentile(&appends, 99.0),
@@ -315,6 +350,8 @@ async fn bench(args: &Args) -> Result<Value, String> {
         "bench": "mirror", "frames": args.frames, "reps": args.reps,
         "off_msgs_per_sec": off_best.0, "on_msgs_per_sec": on_best.0, "on_over_off": ratio,
         "null_store_msgs_per_sec": null_best.0, "null_over_off": null_best.0 / off_best.0,
+        "floor_msgs_per_sec": floor_best.0, "floor_over_off": floor_best.0 / off_best.0,
+        "on_over_floor": on_best.0 / floor_best.0,
         "appends": appends.len(), "append_p50_ms": percentile(&appends, 50.0),
         "append_p99_ms": percentile(&appends, 99.0),
         "on_shutdown_ms": on_best.1.as_secs_f64() * 1e3,
