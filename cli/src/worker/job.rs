@@ -81,11 +81,12 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
         }
         Ok(None) => {}
         Err(e) => {
-            ctx.out
-                .note(&format!("job {id}: checking for its outcome failed: {e}"))
-                .await;
-            let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
-            return;
+            return retry_later(
+                &ctx,
+                &msg,
+                &format!("job {id}: checking for its outcome failed: {e}"),
+            )
+            .await;
         }
     }
     if ctx.draining.is_cancelled() {
@@ -140,11 +141,8 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
             match probe.unwrap_or(Ok(false)) {
                 Ok(has) => (s, has),
                 Err(e) => {
-                    ctx.out
-                        .note(&format!("job {id}: reading the session store failed: {e}"))
-                        .await;
-                    let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
-                    return;
+                    let note = format!("job {id}: reading the session store failed: {e}");
+                    return retry_later(&ctx, &msg, &note).await;
                 }
             }
         }
@@ -275,14 +273,11 @@ async fn dead_letter(ctx: &Ctx, msg: &Message, raw: &Value, mut outcome: JobOutc
     outcome.dead_lettered = true;
     let letter = DeadLetter::new(raw.clone(), &outcome);
     if let Err(e) = retrying(ctx, || ctx.fleet.dead_letter(&letter)).await {
-        ctx.out
-            .note(&format!(
-                "job {}: publishing its dead letter failed: {e}",
-                outcome.job_id
-            ))
-            .await;
-        let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
-        return;
+        let note = format!(
+            "job {}: publishing its dead letter failed: {e}",
+            outcome.job_id
+        );
+        return retry_later(ctx, msg, &note).await;
     }
     finish(ctx, msg, outcome, true).await;
 }
@@ -296,11 +291,8 @@ async fn finish(ctx: &Ctx, msg: &Message, outcome: JobOutcome, term: bool) {
     let new = match retrying(ctx, || ctx.fleet.record(&outcome)).await {
         Ok(new) => new,
         Err(e) => {
-            ctx.out
-                .note(&format!("job {id}: recording its outcome failed: {e}"))
-                .await;
-            let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
-            return;
+            let note = format!("job {id}: recording its outcome failed: {e}");
+            return retry_later(ctx, msg, &note).await;
         }
     };
     // Recorded: a lost ack only means the next worker finds it recorded.
@@ -339,6 +331,13 @@ async fn finish(ctx: &Ctx, msg: &Message, outcome: JobOutcome, term: bool) {
             text,
         )
         .await;
+}
+
+/// A step failed in a way a later delivery may not (the server or the
+/// store is away): says so and gives the job back after a short delay.
+async fn retry_later(ctx: &Ctx, msg: &Message, note: &str) {
+    ctx.out.note(note).await;
+    let _ = msg.ack_with(AckKind::Nak(Some(RETRY_DELAY))).await;
 }
 
 /// Retries `op` until it succeeds or the ack wait has passed (a server
