@@ -58,10 +58,63 @@ impl HostCpu {
 }
 
 fn rusage() -> Option<libc::rusage> {
+    rusage_of(libc::RUSAGE_SELF)
+}
+
+fn rusage_of(who: libc::c_int) -> Option<libc::rusage> {
     // SAFETY: getrusage only writes the struct we pass.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: as above; RUSAGE_SELF covers every thread of this process.
-    (unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut ru) } == 0).then_some(ru)
+    // SAFETY: as above; `who` is RUSAGE_SELF or RUSAGE_CHILDREN.
+    (unsafe { libc::getrusage(who, &mut ru) } == 0).then_some(ru)
+}
+
+/// User plus system CPU of every child process reaped so far (and of the
+/// descendants each of them reaped), in ms: what a side that ran as child
+/// processes cost, once they have been waited for.
+pub fn reaped_children_cpu_ms() -> f64 {
+    rusage_of(libc::RUSAGE_CHILDREN).map_or(f64::NAN, |ru| tv_ms(ru.ru_utime) + tv_ms(ru.ru_stime))
+}
+
+/// User plus system CPU of process `pid` so far, in ms (`/proc`).
+pub fn process_cpu_ms(pid: u32) -> Option<f64> {
+    let f = stat_fields(Path::new("/proc").join(pid.to_string()).as_path())?;
+    Some(stat_cpu_ms(&f))
+}
+
+/// The first process named `comm` whose command line has an argument equal
+/// to `arg` (`None`: any), for example the `nats-server` serving a port.
+pub fn find_process(comm: &str, arg: Option<&str>) -> Option<u32> {
+    for entry in std::fs::read_dir("/proc").ok()?.flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
+        let path = entry.path();
+        if std::fs::read_to_string(path.join("comm")).map_or(true, |c| c.trim() != comm) {
+            continue;
+        }
+        let cmdline = std::fs::read(path.join("cmdline")).unwrap_or_default();
+        let mut args = cmdline.split(|b| *b == 0).map(String::from_utf8_lossy);
+        if arg.is_none_or(|want| args.any(|a| a == want)) {
+            return Some(pid);
+        }
+    }
+    None
+}
+
+/// `/proc/PID/stat`'s fields after the `(comm)`, which may contain spaces:
+/// element 0 is field 3 (state), so field N is at N - 3.
+fn stat_fields(proc_dir: &Path) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(proc_dir.join("stat")).ok()?;
+    let rest = stat.rsplit_once(')')?.1;
+    Some(rest.split_whitespace().map(str::to_owned).collect())
+}
+
+/// utime + stime (fields 14 and 15), in ms.
+fn stat_cpu_ms(f: &[String]) -> f64 {
+    // SAFETY: sysconf has no preconditions.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+    let get = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
+    (get(14 - 3) + get(15 - 3)) / ticks * 1000.0
 }
 
 fn tv_ms(t: libc::timeval) -> f64 {
@@ -85,8 +138,6 @@ pub fn context_switches() -> f64 {
 }
 
 fn helper_children_cpu_ms(cli: &Path) -> f64 {
-    // SAFETY: sysconf has no preconditions.
-    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
     let me = std::process::id().to_string();
     let Ok(dir) = std::fs::read_dir("/proc") else {
         return 0.0;
@@ -94,23 +145,17 @@ fn helper_children_cpu_ms(cli: &Path) -> f64 {
     let mut total = 0.0;
     for entry in dir.flatten() {
         let path = entry.path();
-        let Ok(stat) = std::fs::read_to_string(path.join("stat")) else {
+        let Some(f) = stat_fields(&path) else {
             continue;
         };
-        // Fields after the `(comm)`, which may contain spaces.
-        let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r) else {
-            continue;
-        };
-        let f: Vec<&str> = rest.split_whitespace().collect();
-        // rest[0] = state (field 3), so field N is f[N - 3].
-        if f.get(1) != Some(&me.as_str()) {
+        // Field 4: the parent's pid.
+        if f.get(1) != Some(&me) {
             continue;
         }
         if std::fs::read_link(path.join("exe")).is_ok_and(|exe| exe == cli) {
             continue;
         }
-        let get = |i: usize| f.get(i).and_then(|v| v.parse::<f64>().ok()).unwrap_or(0.0);
-        total += (get(14 - 3) + get(15 - 3)) / ticks * 1000.0;
+        total += stat_cpu_ms(&f);
     }
     total
 }

@@ -5,6 +5,7 @@
 
 pub mod ccsdk;
 pub mod ccsdk_concurrent;
+pub mod cores;
 pub mod cpu;
 pub mod peer_figures;
 pub mod rtt;

@@ -6,12 +6,18 @@
 //!
 //! ```text
 //! cargo build --release -p claude-agent-cli -p claude-agent-bench --bins
-//! target/release/fleet [--quick] [--jobs 400] [--concurrency 4] [--reps 3]
+//! target/release/fleet [--quick] [--jobs 400] [--concurrency 4] [--reps 5]
 //!                      [--nats nats://127.0.0.1:4222] [--store URL]
 //! ```
 //!
 //! Every side uses the same session store (default: a file store in a
-//! temp dir; `--store postgres://...` for PostgreSQL).
+//! temp dir; `--store postgres://...` for PostgreSQL). The sides run
+//! interleaved (host, 1, 2, 3 workers, then again), so a machine whose
+//! speed drifts between runs weighs on every side alike; each side reports
+//! its best and median rate, and the CPU it used per job: our processes
+//! (`host` and its CLIs; the workers, their CLIs and `submit`) from
+//! `getrusage(RUSAGE_CHILDREN)`, and the local `nats-server`'s from
+//! `/proc` when it can be found.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -21,6 +27,8 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use claude_agent::fleet::{Fleet, StreamLayout};
+use claude_agent_bench::cores::{PinnedNats, online_cores, pin_child, pin_self};
+use claude_agent_bench::cpu::{find_process, process_cpu_ms, reaped_children_cpu_ms};
 use claude_agent_bench::{BenchError, Result, emit, fake_cli};
 use serde_json::{Value, json};
 
@@ -36,8 +44,12 @@ struct Args {
     /// Sessions at once, per worker and for host.
     #[arg(long, default_value_t = 4)]
     concurrency: usize,
-    /// Runs per side (the best is reported).
-    #[arg(long, default_value_t = 3)]
+    /// How long each throughput job's turn takes in the fake CLI (0: an
+    /// empty turn, the fleet's overhead at its most visible).
+    #[arg(long, default_value_t = 0)]
+    turn_ms: u64,
+    /// Runs per side, interleaved (best and median reported).
+    #[arg(long, default_value_t = 5)]
     reps: usize,
     /// The NATS server.
     #[arg(long, default_value = "nats://127.0.0.1:4222")]
@@ -45,6 +57,15 @@ struct Args {
     /// The session store every side uses (default: a file store in a temp dir).
     #[arg(long)]
     store: Option<String>,
+    /// Measure the worker's machine alone: this program, `host`, the
+    /// workers and their CLIs on core 0; a private `nats-server` and
+    /// `submit` (which stand for other machines) on core 1. Throughput
+    /// only (no recovery runs); `--nats` is ignored.
+    #[arg(long)]
+    split: bool,
+    /// The `nats-server` binary `--split` starts.
+    #[arg(long, default_value = "/usr/sbin/nats-server")]
+    nats_server: PathBuf,
     /// The `claude-agent` binary (default: beside this program).
     #[arg(long)]
     claude_agent: Option<PathBuf>,
@@ -79,12 +100,33 @@ struct Ctx {
     bin: PathBuf,
     fake: PathBuf,
     nats: String,
+    /// The local `nats-server` behind `nats`, when found (its CPU is the
+    /// fleet's too).
+    nats_pid: Option<u32>,
+    /// `--split`: the core `submit` runs on.
+    submit_core: Option<usize>,
     store: String,
     concurrency: usize,
+    /// The throughput jobs' turn.
+    turn_ms: u64,
 }
 
-/// Timestamped `--json` events of a worker.
-type Events = Arc<(Mutex<Vec<(Instant, Value)>>, Condvar)>;
+/// One timed run of a side.
+#[derive(Debug, Clone, Copy)]
+struct Run {
+    jobs_per_s: f64,
+    /// CPU per job of `host` and its CLIs, or of the workers (start and
+    /// drain included) and their CLIs.
+    cpu_ms_per_job: f64,
+    /// `submit`'s CPU per job (fleet only).
+    submit_cpu_ms_per_job: Option<f64>,
+    /// The local `nats-server`'s CPU per job over the run (fleet only).
+    nats_cpu_ms_per_job: Option<f64>,
+}
+
+/// Timestamped `--json` event lines of a worker, parsed only when looked
+/// at (the throughput runs never do: no bench work on their clock).
+type Events = Arc<(Mutex<Vec<(Instant, String)>>, Condvar)>;
 
 struct Worker {
     child: Child,
@@ -129,9 +171,8 @@ impl Worker {
                 .lines()
                 .map_while(std::result::Result::ok)
             {
-                let v: Value = serde_json::from_str(&line).unwrap_or(Value::Null);
                 if let Ok(mut e) = sink.0.lock() {
-                    e.push((Instant::now(), v));
+                    e.push((Instant::now(), line));
                 }
                 sink.1.notify_all();
             }
@@ -149,7 +190,7 @@ impl Worker {
         let end = Instant::now() + WAIT;
         let (lock, cvar) = &*self.events;
         let mut guard = lock.lock().map_err(|_| fail("poisoned"))?;
-        while !cond(&guard) {
+        while !cond(&parsed(&guard)) {
             let now = Instant::now();
             if now >= end {
                 return Err(fail("a worker event did not come"));
@@ -163,7 +204,7 @@ impl Worker {
     }
 
     fn events(&self) -> Vec<(Instant, Value)> {
-        self.events.0.lock().map(|e| e.clone()).unwrap_or_default()
+        self.events.0.lock().map(|e| parsed(&e)).unwrap_or_default()
     }
 
     fn stop(mut self, signal: i32) {
@@ -171,6 +212,27 @@ impl Worker {
         unsafe { libc::kill(self.child.id() as i32, signal) };
         let _ = self.child.wait();
     }
+}
+
+fn max(v: &[f64]) -> f64 {
+    v.iter().copied().fold(0.0, f64::max)
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut v = v.to_vec();
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => f64::NAN,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+fn parsed(lines: &[(Instant, String)]) -> Vec<(Instant, Value)> {
+    lines
+        .iter()
+        .map(|(t, l)| (*t, serde_json::from_str(l).unwrap_or(Value::Null)))
+        .collect()
 }
 
 fn write_jobs(dir: &Path, n: usize, tag: &str) -> Result<PathBuf> {
@@ -201,9 +263,10 @@ fn run_ok(cmd: &mut Command, what: &str) -> Result<Value> {
     Ok(summary)
 }
 
-/// Jobs/s of `host` on `n` jobs.
-fn host_rate(ctx: &Ctx, dir: &Path, n: usize, rep: usize) -> Result<f64> {
+/// `host` on `n` jobs.
+fn host_rate(ctx: &Ctx, dir: &Path, n: usize, rep: usize) -> Result<Run> {
     let jobs = write_jobs(dir, n, &format!("host{rep}"))?;
+    let cpu0 = reaped_children_cpu_ms();
     let t0 = Instant::now();
     run_ok(
         Command::new(&ctx.bin)
@@ -220,10 +283,15 @@ fn host_rate(ctx: &Ctx, dir: &Path, n: usize, rep: usize) -> Result<f64> {
             .arg(&jobs)
             .arg("--cli")
             .arg(&ctx.fake)
-            .env("FAKE_CLAUDE_SCRIPT_JSON", script(0)),
+            .env("FAKE_CLAUDE_SCRIPT_JSON", script(ctx.turn_ms)),
         "host",
     )?;
-    Ok(n as f64 / t0.elapsed().as_secs_f64())
+    Ok(Run {
+        jobs_per_s: n as f64 / t0.elapsed().as_secs_f64(),
+        cpu_ms_per_job: (reaped_children_cpu_ms() - cpu0) / n as f64,
+        submit_cpu_ms_per_job: None,
+        nats_cpu_ms_per_job: None,
+    })
 }
 
 fn delete_streams(nats: &str, prefix: &str) {
@@ -239,17 +307,24 @@ fn delete_streams(nats: &str, prefix: &str) {
     }
 }
 
-/// Jobs/s of `submit --wait` through `workers` workers on `n` jobs
-/// (workers started and pulling before the clock starts).
-fn fleet_rate(ctx: &Ctx, dir: &Path, n: usize, workers: usize, rep: usize) -> Result<f64> {
+/// `submit --wait` through `workers` workers on `n` jobs (workers
+/// started and pulling before the clock starts).
+fn fleet_rate(ctx: &Ctx, dir: &Path, n: usize, workers: usize, rep: usize) -> Result<Run> {
     let prefix = format!("bench-fleet-{}-{workers}-{rep}", std::process::id());
     let jobs = write_jobs(dir, n, &prefix)?;
+    let cpu0 = reaped_children_cpu_ms();
     let started: Vec<Worker> = (0..workers)
-        .map(|_| Worker::start(ctx, &prefix, 0, &[]))
+        .map(|_| Worker::start(ctx, &prefix, ctx.turn_ms, &[]))
         .collect::<Result<_>>()?;
+    let nats0 = ctx.nats_pid.and_then(process_cpu_ms);
+    let mut submit = Command::new(&ctx.bin);
+    if let Some(core) = ctx.submit_core {
+        pin_child(&mut submit, core);
+    }
+    let submit0 = reaped_children_cpu_ms();
     let t0 = Instant::now();
     let result = run_ok(
-        Command::new(&ctx.bin)
+        submit
             .args([
                 "submit",
                 "--json",
@@ -266,6 +341,9 @@ fn fleet_rate(ctx: &Ctx, dir: &Path, n: usize, workers: usize, rep: usize) -> Re
         "submit",
     );
     let elapsed = t0.elapsed();
+    // Only `submit` was reaped meanwhile: the workers still run.
+    let submit_cpu = reaped_children_cpu_ms() - submit0;
+    let nats1 = ctx.nats_pid.and_then(process_cpu_ms);
     for w in started {
         w.stop(libc::SIGTERM);
     }
@@ -274,7 +352,12 @@ fn fleet_rate(ctx: &Ctx, dir: &Path, n: usize, workers: usize, rep: usize) -> Re
     if summary["duplicates"] != 0 {
         return Err(fail(format!("duplicates: {summary}")));
     }
-    Ok(n as f64 / elapsed.as_secs_f64())
+    Ok(Run {
+        jobs_per_s: n as f64 / elapsed.as_secs_f64(),
+        cpu_ms_per_job: (reaped_children_cpu_ms() - cpu0 - submit_cpu) / n as f64,
+        submit_cpu_ms_per_job: Some(submit_cpu / n as f64),
+        nats_cpu_ms_per_job: nats0.zip(nats1).map(|(a, b)| (b - a) / n as f64),
+    })
 }
 
 /// Seconds from SIGKILL of a worker holding jobs until the last of them is
@@ -326,6 +409,22 @@ fn recovery(ctx: &Ctx, dir: &Path, ack_wait: u64, turn_ms: u64, rep: usize) -> R
     Ok(last.duration_since(killed_at).as_secs_f64())
 }
 
+/// The local `nats-server` serving `url`'s port (started with `-p PORT`,
+/// or any when the port is the default).
+fn nats_server_pid(url: &str) -> Option<u32> {
+    let port = url
+        .trim_end_matches('/')
+        .rsplit_once(':')
+        .map(|(_, p)| p)
+        .filter(|p| p.chars().all(|c| c.is_ascii_digit()))
+        .unwrap_or("4222");
+    find_process("nats-server", Some(port)).or_else(|| {
+        (port == "4222")
+            .then(|| find_process("nats-server", None))
+            .flatten()
+    })
+}
+
 fn main() -> Result<()> {
     let mut args = Args::parse();
     if args.quick {
@@ -353,40 +452,95 @@ fn main() -> Result<()> {
             format!("file://{}", path.display())
         }
     };
+    // `--split`: the server (and `submit`) on core 1 stand for the other
+    // machines of a fleet; everything of the worker's machine on core 0.
+    let private = if args.split {
+        if online_cores() < 2 {
+            return Err(fail("--split needs two cores"));
+        }
+        let server = PinnedNats::start(&args.nats_server, 1)?;
+        pin_self(0)?;
+        Some(server)
+    } else {
+        None
+    };
     let ctx = Ctx {
         bin,
         fake: fake_cli()?,
-        nats: args.nats.clone(),
+        nats: private
+            .as_ref()
+            .map_or_else(|| args.nats.clone(), PinnedNats::url),
+        nats_pid: match &private {
+            Some(server) => Some(server.pid()),
+            None => nats_server_pid(&args.nats),
+        },
+        submit_core: private.as_ref().map(|_| 1),
         store,
         concurrency: args.concurrency,
+        turn_ms: args.turn_ms,
     };
-    let best = |f: &dyn Fn(usize) -> Result<f64>| -> Result<f64> {
-        (0..args.reps)
-            .map(f)
-            .try_fold(0.0_f64, |b, r| r.map(|r| b.max(r)))
-    };
-    let mut lines = Vec::new();
-    let host = best(&|rep| host_rate(&ctx, dir.path(), args.jobs, rep))?;
-    emit(
-        &json!({"bench": "fleet", "side": "host", "workers": 0, "jobs": args.jobs, "concurrency": args.concurrency, "jobs_per_s": host}),
-    );
-    lines.push(format!("  host       {:>8.1} jobs/s   1.00x", host));
-    for workers in 1..=3 {
-        let rate = best(&|rep| fleet_rate(&ctx, dir.path(), args.jobs, workers, rep))?;
-        emit(
-            &json!({"bench": "fleet", "side": "fleet", "workers": workers, "jobs": args.jobs, "concurrency": args.concurrency, "jobs_per_s": rate, "vs_host": rate / host}),
+    // Interleaved: host, 1, 2, 3 workers, then the next rep.
+    let mut runs: [Vec<Run>; 4] = Default::default();
+    for rep in 0..args.reps {
+        for (workers, side) in runs.iter_mut().enumerate() {
+            side.push(if workers == 0 {
+                host_rate(&ctx, dir.path(), args.jobs, rep)?
+            } else {
+                fleet_rate(&ctx, dir.path(), args.jobs, workers, rep)?
+            });
+        }
+    }
+    let mut lines = vec![format!(
+        "  {:<10} {:>9} {:>9} {:>10} {:>13}   {}",
+        "side", "best/s", "median/s", "best/best", "paired median", "CPU ms/job"
+    )];
+    let host = &runs[0];
+    for (workers, side) in runs.iter().enumerate() {
+        let rates: Vec<f64> = side.iter().map(|r| r.jobs_per_s).collect();
+        let paired: Vec<f64> = side
+            .iter()
+            .zip(host)
+            .map(|(r, h)| r.jobs_per_s / h.jobs_per_s)
+            .collect();
+        let (best, host_best) = (
+            max(&rates),
+            max(&host.iter().map(|r| r.jobs_per_s).collect::<Vec<_>>()),
         );
+        let cpu = median(&side.iter().map(|r| r.cpu_ms_per_job).collect::<Vec<_>>());
+        let part = |f: fn(&Run) -> Option<f64>| {
+            let v: Vec<f64> = side.iter().filter_map(f).collect();
+            (!v.is_empty()).then(|| median(&v))
+        };
+        let submit = part(|r| r.submit_cpu_ms_per_job);
+        let nats = part(|r| r.nats_cpu_ms_per_job);
+        emit(
+            &json!({"bench": "fleet", "side": if workers == 0 { "host" } else { "fleet" },
+            "workers": workers, "jobs": args.jobs, "concurrency": args.concurrency, "turn_ms": args.turn_ms,
+            "jobs_per_s": best, "median_jobs_per_s": median(&rates), "runs_jobs_per_s": rates,
+            "vs_host": best / host_best, "vs_host_paired_median": median(&paired),
+            "cpu_ms_per_job": cpu, "nats_cpu_ms_per_job": nats}),
+        );
+        let name = match workers {
+            0 => "host".to_owned(),
+            1 => "1 worker".to_owned(),
+            n => format!("{n} workers"),
+        };
         lines.push(format!(
-            "  {workers} worker{} {:>8.1} jobs/s   {:.2}x",
-            if workers == 1 { " " } else { "s" },
-            rate,
-            rate / host
+            "  {name:<10} {best:>9.1} {:>9.1} {:>9.2}x {:>12.2}x   {}",
+            median(&rates),
+            best / host_best,
+            median(&paired),
+            [Some(cpu), submit, nats]
+                .iter()
+                .map(|p| p.map_or_else(|| "-".to_owned(), |v| format!("{v:.2}")))
+                .collect::<Vec<_>>()
+                .join(" + ")
         ));
     }
     // Long enough that the victim is surely mid-turn when it is killed.
     let turn_ms = 2000;
     let mut rec = Vec::new();
-    for ack_wait in [2_u64, 5] {
+    for ack_wait in [2_u64, 5].into_iter().filter(|_| !args.split) {
         let reps = if args.quick { 1 } else { 3 };
         let times: Vec<f64> = (0..reps)
             .map(|rep| recovery(&ctx, dir.path(), ack_wait, turn_ms, rep))
@@ -403,23 +557,31 @@ fn main() -> Result<()> {
         ));
     }
     eprintln!(
-        "\n(f) fleet: {} jobs, {} at once per worker (host: same), best of {}; store {}",
+        "\n(h) fleet: {} jobs (turns of {} ms), {} at once per worker (host: same), {} interleaved runs per side; store {}{}\n  (CPU ms/job: host or workers, with their CLIs + submit + nats-server)",
         args.jobs,
+        args.turn_ms,
         args.concurrency,
         args.reps,
         if args.store.is_some() {
             "given"
         } else {
             "file"
+        },
+        if args.split {
+            "; split: host, workers and CLIs on core 0, nats-server and submit on core 1"
+        } else {
+            ""
         }
     );
     for l in &lines {
         eprintln!("{l}");
     }
-    eprintln!(
-        "recovery after a worker's SIGKILL ({} jobs held):",
-        args.concurrency
-    );
+    if !args.split {
+        eprintln!(
+            "recovery after a worker's SIGKILL ({} jobs held):",
+            args.concurrency
+        );
+    }
     for l in &rec {
         eprintln!("{l}");
     }
