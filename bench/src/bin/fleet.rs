@@ -7,17 +7,19 @@
 //! ```text
 //! cargo build --release -p claude-agent-cli -p claude-agent-bench --bins
 //! target/release/fleet [--quick] [--jobs 400] [--concurrency 4] [--reps 5]
-//!                      [--nats nats://127.0.0.1:4222] [--store URL]
+//!                      [--turn-ms 0] [--nats nats://127.0.0.1:4222] [--store URL]
+//!                      [--split [--nats-server /usr/sbin/nats-server]]
 //! ```
 //!
 //! Every side uses the same session store (default: a file store in a
 //! temp dir; `--store postgres://...` for PostgreSQL). The sides run
 //! interleaved (host, 1, 2, 3 workers, then again), so a machine whose
 //! speed drifts between runs weighs on every side alike; each side reports
-//! its best and median rate, and the CPU it used per job: our processes
-//! (`host` and its CLIs; the workers, their CLIs and `submit`) from
-//! `getrusage(RUSAGE_CHILDREN)`, and the local `nats-server`'s from
-//! `/proc` when it can be found.
+//! its best and median rate, and the CPU it used per job: `host` and its
+//! CLIs, or the workers and theirs, and `submit`, from
+//! `getrusage(RUSAGE_CHILDREN)`; the local `nats-server`'s from `/proc`
+//! when it can be found. `--split` keeps the server and `submit` off the
+//! core the rest runs on: the worker's machine alone.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
