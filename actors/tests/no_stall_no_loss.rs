@@ -1,7 +1,9 @@
 //! A panic in a user's wire tap is contained (the read loop goes on and
 //! no frame is lost; a panic of the read loop itself is in
 //! `read_loop_panic.rs`); frames printed just before the CLI exits reach a
-//! slow consumer even past the byte cap; turns are counted, not flagged.
+//! slow consumer even past the byte cap; turns are counted, not flagged; a
+//! turn's last frame reaches the consumer however the read loop's bursts
+//! fall, though the CLI writes nothing after it.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::sync::Arc;
@@ -143,5 +145,43 @@ async fn a_crash_in_a_second_queued_turn_is_still_closed_before_result() {
         matches!(last, Err(SessionError::ClosedBeforeResult { .. })),
         "the second turn never got its result: {last:?}"
     );
+    cli.abort();
+}
+
+/// Found by a fake CLI that wrote a whole turn with one `sendfile`: about
+/// one run in 150 hung with every byte read. The read loop hands the
+/// consumer its frames once per burst of lines read without waiting (or
+/// every 256 lines); when a turn's last line was exactly the 256th of a
+/// burst it waited for more input with that line still held back, and the
+/// CLI, its turn over, wrote nothing more.
+#[tokio::test]
+async fn a_turns_last_frame_is_delivered_wherever_it_falls_in_a_read_burst() {
+    let (transport, far) = DuplexTransport::new(1 << 20);
+    let (tx, rx) = mpsc::unbounded_channel();
+    let cli = tokio::spawn(play(far, rx));
+    let (session, mut frames) = Session::start(config(transport)).await.unwrap();
+    // Each turn arrives in one write, so the loop reads it in one burst:
+    // lines that carry no frame (skipped as not JSON), then the result as
+    // line `n` of the burst.
+    for n in [1, 2, 127, 128, 129, 255, 256, 257, 511, 512, 513] {
+        let mut turn = "x\n".repeat(n - 1);
+        turn.push_str(&format!(
+            "{}\n",
+            json!({"type": "result", "subtype": "success", "n": n})
+        ));
+        tx.send(Some(turn)).unwrap();
+        let f = tokio::time::timeout(SOON, frames.recv())
+            .await
+            .unwrap_or_else(|_| panic!("the result at line {n} of a burst never came"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (f.kind.as_str(), f.to_value().unwrap()["n"].clone()),
+            ("result", json!(n))
+        );
+    }
+    tx.send(None).unwrap();
+    let report = tokio::time::timeout(SOON, session.closed()).await.unwrap();
+    assert!(report.exit.is_some());
     cli.abort();
 }

@@ -242,9 +242,15 @@ async fn read_loop(
     loop {
         // Handle what is already buffered without waiting, then send the
         // consumer's frames as one batch before waiting for more: one
-        // wake-up per burst instead of one per frame.
-        let now = burst > 0 && burst < MAX_BURST;
-        let line = match next(&mut lines, now).await {
+        // wake-up per burst instead of one per frame. A long burst is
+        // sent every MAX_BURST lines. The loop waits only with nothing
+        // held back (burst 0): a turn's last frame must not sit in the
+        // batch while the CLI, its turn over, writes nothing more.
+        if burst >= MAX_BURST {
+            lp.frames.flush();
+            burst = 0;
+        }
+        let line = match next(&mut lines, burst > 0).await {
             None => {
                 lp.frames.flush();
                 burst = 0;
@@ -260,12 +266,7 @@ async fn read_loop(
                 break;
             }
         };
-        burst = if burst >= MAX_BURST {
-            lp.frames.flush();
-            1
-        } else {
-            burst + 1
-        };
+        burst += 1;
         lp.shared.touch();
         Counters::add(&lp.shared.counters.frames_in, 1);
         Counters::set(&lp.shared.counters.bytes_in, lines.bytes_read());
