@@ -42,6 +42,18 @@ async fn play(mut far: DuplexFarEnd, mut script: mpsc::UnboundedReceiver<Option<
     }
 }
 
+/// A transport whose far end [`play`]s the CLI: send it lines to write,
+/// `None` to end it.
+fn duplex_cli() -> (
+    DuplexTransport,
+    mpsc::UnboundedSender<Option<String>>,
+    tokio::task::JoinHandle<()>,
+) {
+    let (transport, far) = DuplexTransport::new(1 << 20);
+    let (tx, rx) = mpsc::unbounded_channel();
+    (transport, tx, tokio::spawn(play(far, rx)))
+}
+
 fn config(transport: DuplexTransport) -> SessionConfig {
     SessionConfig::new(transport)
         .grace(Duration::from_millis(200))
@@ -51,9 +63,7 @@ fn config(transport: DuplexTransport) -> SessionConfig {
 
 #[tokio::test]
 async fn a_panic_in_the_wire_tap_is_contained_and_the_session_goes_on() {
-    let (transport, far) = DuplexTransport::new(1 << 20);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let cli = tokio::spawn(play(far, rx));
+    let (transport, tx, cli) = duplex_cli();
     let tap: claude_agent_actors::WireTap = Arc::new(|dir, line: &[u8]| {
         if dir == WireDirection::In && line.windows(4).any(|w| w == b"boom") {
             panic!("tap exploded");
@@ -83,9 +93,7 @@ async fn a_panic_in_the_wire_tap_is_contained_and_the_session_goes_on() {
 
 #[tokio::test]
 async fn frames_printed_before_exit_reach_a_slow_consumer_past_the_cap() {
-    let (transport, far) = DuplexTransport::new(1 << 20);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let cli = tokio::spawn(play(far, rx));
+    let (transport, tx, cli) = duplex_cli();
     let (session, mut frames) = Session::start(config(transport).max_buffered_bytes(2_000))
         .await
         .unwrap();
@@ -119,9 +127,7 @@ async fn frames_printed_before_exit_reach_a_slow_consumer_past_the_cap() {
 
 #[tokio::test]
 async fn a_crash_in_a_second_queued_turn_is_still_closed_before_result() {
-    let (transport, far) = DuplexTransport::new(1 << 20);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let cli = tokio::spawn(play(far, rx));
+    let (transport, tx, cli) = duplex_cli();
     let (session, mut frames) = Session::start(config(transport)).await.unwrap();
     let user = json!({"type": "user", "message": {"role": "user", "content": "go"}});
     session.send(&user).await.unwrap();
@@ -156,9 +162,7 @@ async fn a_crash_in_a_second_queued_turn_is_still_closed_before_result() {
 /// CLI, its turn over, wrote nothing more.
 #[tokio::test]
 async fn a_turns_last_frame_is_delivered_wherever_it_falls_in_a_read_burst() {
-    let (transport, far) = DuplexTransport::new(1 << 20);
-    let (tx, rx) = mpsc::unbounded_channel();
-    let cli = tokio::spawn(play(far, rx));
+    let (transport, tx, cli) = duplex_cli();
     let (session, mut frames) = Session::start(config(transport)).await.unwrap();
     // Each turn arrives in one write, so the loop reads it in one burst:
     // lines that carry no frame (skipped as not JSON), then the result as
