@@ -1,7 +1,8 @@
 //! A spawner that wraps the CLI in `unshare` (util-linux): the CLI runs in
 //! its own user namespace (and, for the fake, its own network namespace)
 //! while the SDK keeps typed messages and the ladder. Each test skips,
-//! saying why, where `unshare` is missing or may not create namespaces.
+//! saying why, where `unshare` is missing or may not create namespaces,
+//! except under CI, where that fails the test.
 //!
 //! The real-CLI test needs the real Claude Code CLI named by
 //! `CLAUDE_AGENT_CLI`, so it is `#[ignore]`d: run with `--include-ignored`.
@@ -36,7 +37,9 @@ fn unshare(
     }
 }
 
-/// Whether `unshare FLAGS -- true` works here; says why not when it does not.
+/// Whether `unshare FLAGS -- true` works here; says why not when it does
+/// not. Under CI (`CI` set) a machine that cannot run the test fails it: a
+/// skip there would hide that the isolation was never exercised.
 async fn unshare_permitted(flags: &[&str]) -> bool {
     let probe = tokio::process::Command::new("unshare")
         .args(flags)
@@ -44,20 +47,25 @@ async fn unshare_permitted(flags: &[&str]) -> bool {
         .stdin(std::process::Stdio::null())
         .output()
         .await;
-    match probe {
-        Ok(out) if out.status.success() => true,
-        Ok(out) => {
-            eprintln!(
-                "skipped: unshare may not create namespaces here: {}",
-                String::from_utf8_lossy(&out.stderr).trim()
-            );
-            false
-        }
-        Err(e) => {
-            eprintln!("skipped: unshare cannot run here: {e}");
-            false
-        }
-    }
+    let why = match probe {
+        Ok(out) if out.status.success() => return true,
+        Ok(out) => format!(
+            "unshare may not create namespaces here: {}",
+            String::from_utf8_lossy(&out.stderr).trim()
+        ),
+        Err(e) => format!("unshare cannot run here: {e}"),
+    };
+    assert!(
+        !under_ci(),
+        "{why} (CI is set, so this is a failure, not a skip)"
+    );
+    eprintln!("skipped: {why}");
+    false
+}
+
+/// True under CI, which sets `CI` (to anything but `false` or empty).
+fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false")
 }
 
 /// The namespace `kind` (`user`, `net`) of process `pid`.
