@@ -171,7 +171,9 @@ impl Discovery {
         }
     }
 
-    /// Every implicit candidate (steps 3-5), in search order.
+    /// Every implicit candidate (steps 3-5), in search order, each once
+    /// (`PATH` often names `/usr/local/bin` twice, and the cwd's ancestors
+    /// can include the home folder).
     pub fn candidates(&self) -> Vec<PathBuf> {
         let mut out = Vec::new();
         if let Some(path_var) = &self.path_var {
@@ -198,6 +200,8 @@ impl Discovery {
         ] {
             out.extend(home(rel));
         }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|p| seen.insert(p.clone()));
         out
     }
 }

@@ -17,7 +17,20 @@ use crate::runtime::{ControlError, SessionError, StartError};
 use crate::transcript::RecordingError;
 
 /// Anything this crate can fail with.
-#[derive(Debug, thiserror::Error)]
+///
+/// Its `Debug` form is a report, as `anyhow`'s is: the message and then
+/// each cause, on one line, so `fn main() -> claude_agent::Result<()>`
+/// prints what the tool would (`{:#?}` gives the structure instead).
+///
+/// ```
+/// use claude_agent::Error;
+/// use claude_agent::options::OptionsError;
+///
+/// let e = Error::from(OptionsError::ZeroMaxTurns);
+/// assert!(e.is_invalid_options());
+/// assert_eq!(format!("{e:?}"), "invalid options: max_turns must be at least 1");
+/// ```
+#[derive(thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// The options do not make a valid CLI invocation.
@@ -74,6 +87,49 @@ pub enum Error {
     /// so `?` can pass it on.
     #[error(transparent)]
     Result(#[from] Box<crate::protocol::ResultError>),
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if f.alternate() {
+            return self.fmt_structure(f);
+        }
+        // The message, then every cause the message does not already say.
+        let mut text = self.to_string();
+        let mut source = std::error::Error::source(self);
+        while let Some(cause) = source {
+            let part = cause.to_string();
+            if !text.contains(&part) {
+                text.push_str(": ");
+                text.push_str(&part);
+            }
+            source = cause.source();
+        }
+        f.write_str(&text)
+    }
+}
+
+impl Error {
+    /// `{:#?}`: the variant and its value's own `Debug`.
+    fn fmt_structure(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (name, value): (&str, &dyn std::fmt::Debug) = match self {
+            Self::Options(e) => ("Options", e),
+            Self::Discovery(e) => ("Discovery", e),
+            Self::Parse(e) => ("Parse", e),
+            Self::Start(e) => ("Start", e),
+            Self::Session(e) => ("Session", e),
+            Self::Control(e) => ("Control", e),
+            Self::Encode(e) => ("Encode", e),
+            Self::Decode(e) => ("Decode", e),
+            Self::Recording(e) => ("Recording", e),
+            Self::InvalidConfig(e) => ("InvalidConfig", e),
+            Self::HookSupport(e) => ("HookSupport", e),
+            Self::Resume(e) => ("Resume", e),
+            Self::McpDelivery(e) => ("McpDelivery", e),
+            Self::Result(e) => ("Result", e),
+        };
+        f.debug_tuple(name).field(value).finish()
+    }
 }
 
 impl From<crate::protocol::ResultError> for Error {
@@ -143,6 +199,15 @@ mod tests {
             e.to_string()
                 .contains("npm install -g @anthropic-ai/claude-code")
         );
+    }
+
+    #[test]
+    fn the_debug_form_is_a_report_and_the_alternate_form_the_structure() {
+        let e = Error::from(DiscoveryError::NotFound { searched: vec![] });
+        let report = format!("{e:?}");
+        assert_eq!(report, e.to_string());
+        assert!(report.contains("npm install -g @anthropic-ai/claude-code"));
+        assert!(format!("{e:#?}").starts_with("Discovery(\n    NotFound {"));
     }
 
     #[test]

@@ -13,6 +13,7 @@ pub mod error;
 pub mod fleet;
 pub mod host;
 pub mod options;
+pub mod prelude;
 pub mod protocol;
 pub mod sessions;
 pub mod store;

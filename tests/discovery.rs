@@ -241,3 +241,24 @@ fn find_cli_honours_an_explicit_path() {
         })
     ));
 }
+
+#[test]
+fn a_place_named_twice_is_searched_and_reported_once() {
+    let root = TempDir::new().unwrap();
+    let bin = root.path().join("bin");
+    let home = root.path().join("home");
+    let mut d = sandboxed(root.path());
+    // PATH names one folder twice, and the cwd's ancestors include home.
+    d.path_var = path_var(&[bin.clone(), bin.clone()]);
+    d.cwd = Some(home.clone());
+    let err = d.find().unwrap_err();
+    let DiscoveryError::NotFound { searched } = err else {
+        panic!("not found expected, got {err}");
+    };
+    let mut unique = searched.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), searched.len(), "searched twice: {searched:?}");
+    assert_eq!(searched[0], bin.join("claude"));
+    assert!(searched.contains(&home.join("node_modules/.bin/claude")));
+}

@@ -64,6 +64,7 @@ async fn file_url_opens_a_file_store_that_passes_every_contract() {
 /// `two_processes_appending_to_one_session_store_each_entry_once_in_order`
 /// starts: that test re-runs itself with `ENV_ROOT` and `ENV_WRITER` set and
 /// takes this path instead of its own, so no test passes by doing nothing.
+#[allow(clippy::expect_used)] // a failed append exits non-zero, failing the parent test
 async fn writer_process(root: String, writer: String) {
     let store = FileStore::new(root);
     let key = shared_key();

@@ -13,6 +13,7 @@ mod mirror;
 mod observe;
 mod prompt;
 mod query;
+mod query_text;
 mod run_as;
 mod run_end;
 mod session_controls;

@@ -82,6 +82,7 @@ mod system_events;
 mod system_notices;
 mod system_progress;
 mod system_transcript;
+mod text;
 mod transcript_mirror;
 mod usage;
 mod user;
