@@ -1,9 +1,89 @@
-//! Embed the Claude Code CLI in long-running Rust programs.
+//! Run Claude Code from Rust, in programs that stay up.
 //!
-//! This crate knows what frames *mean*: the typed stream-json protocol
-//! ([`protocol`]), the mapping from [`options`] to the CLI's argv and
-//! environment, and CLI [`discovery`]. How frames *move* (processes, pipes,
-//! actors, shutdown) lives in the `claude-agent-actors` crate.
+//! `claude-agent` embeds the Claude Code CLI (`claude`) in Rust programs:
+//! it spawns the CLI, speaks its stream-json protocol, and gives you typed
+//! [`Message`](protocol::Message)s, callbacks (permissions, hooks,
+//! in-process MCP tools) and a lifecycle you can trust: every session shuts
+//! down in order, escalating from EOF to SIGTERM to SIGKILL, and leaves no
+//! process behind.
+//!
+//! ```sh
+//! cargo add claude-agent
+//! cargo add tokio --features macros,rt-multi-thread
+//! npm install -g @anthropic-ai/claude-code   # the CLI it drives
+//! ```
+//!
+//! Ask once and print the answer:
+//!
+//! ```no_run
+//! use claude_agent::prelude::*;
+//!
+//! #[tokio::main]
+//! async fn main() -> claude_agent::Result<()> {
+//!     let answer = query("What is 2 + 2?", Options::new()).text().await?;
+//!     println!("{answer}");
+//!     Ok(())
+//! }
+//! ```
+//!
+//! A conversation that answers the CLI's permission prompts:
+//!
+//! ```no_run
+//! use claude_agent::callbacks::{PermissionContext, allow, deny};
+//! use claude_agent::prelude::*;
+//! use claude_agent::protocol::PermissionRequest;
+//!
+//! #[tokio::main]
+//! async fn main() -> claude_agent::Result<()> {
+//!     let client = Client::builder(Options::new())
+//!         .can_use_tool(|req: PermissionRequest, _: PermissionContext| async move {
+//!             match req.tool_name.as_deref() {
+//!                 Some("Read" | "Glob") => Ok(allow()),
+//!                 _ => Ok(deny("read-only session")),
+//!             }
+//!         })
+//!         .connect()
+//!         .await?;
+//!     client.send("Summarise README.md").await?;
+//!     let mut replies = client.receive_response();
+//!     while let Some(message) = replies.next().await {
+//!         if let Some(text) = message?.text() {
+//!             println!("{text}");
+//!         }
+//!     }
+//!     let report = client.shutdown().await;
+//!     println!("the CLI exited: {}", report.exit.map_or("?".into(), |e| e.to_string()));
+//!     Ok(())
+//! }
+//! ```
+//!
+//! Every frame the CLI writes parses into a typed value, and unknown kinds
+//! are kept, never dropped:
+//!
+//! ```
+//! use claude_agent::protocol::{Message, parse_message};
+//!
+//! let line = br#"{"type":"assistant","message":{"content":[{"type":"text","text":"4"}]}}"#;
+//! assert_eq!(parse_message(line)?.text().as_deref(), Some("4"));
+//! let newer = parse_message(br#"{"type":"hologram","x":1}"#)?;
+//! assert!(matches!(newer, Message::Unknown { ref kind, .. } if kind == "hologram"));
+//! assert_eq!(newer.to_json()?, r#"{"type":"hologram","x":1}"#);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! **Which CLI runs.** [`Options::cli_path`], else the `CLAUDE_AGENT_CLI`
+//! environment variable, else `PATH`, `node_modules/.bin` in the working
+//! directory and its parents, and the usual install locations
+//! ([`discovery`]). **Tests** need no real CLI: the `claude-agent-testkit`
+//! crate's `fake-claude` answers, crashes, hangs or floods on cue; point
+//! `CLAUDE_AGENT_CLI` or [`Options::cli_path`] at it.
+//!
+//! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
+//! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
+//! servers, [`Host`] for many sessions with quotas and drain, [`store`] and
+//! [`sessions`] for transcripts that outlive a machine, [`telemetry`] for
+//! OpenTelemetry. How frames *move* (processes, pipes, actors, shutdown)
+//! is the `claude-agent-actors` crate, re-exported as [`runtime`].
 
 pub mod callbacks;
 pub mod client;

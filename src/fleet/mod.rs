@@ -23,6 +23,21 @@
 //! (`<results>.<job id>`) holds none yet, which the server checks in the
 //! publish itself, and a worker given a job again finds the outcome
 //! recorded and acks the job without running it.
+//!
+//! ```no_run
+//! use std::time::Duration;
+//! use claude_agent::fleet::{Fleet, JobSpec, StreamLayout};
+//!
+//! # async fn fleet() -> Result<(), claude_agent::fleet::FleetError> {
+//! let fleet = Fleet::connect("nats://127.0.0.1:4222", StreamLayout::new()).await?;
+//! let job = fleet.submit(JobSpec::new("tenant-a", "summarize the README")).await?;
+//! let outcome = fleet.outcome(&job.job_id, Duration::from_secs(600)).await?;
+//! if let Some(session) = outcome.session_id {
+//!     // The conversation goes on, on whichever worker takes it.
+//!     fleet.submit(JobSpec::new("tenant-a", "now shorter").continuing(session)).await?;
+//! }
+//! # Ok(()) }
+//! ```
 
 mod error;
 mod job;

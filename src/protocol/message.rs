@@ -14,6 +14,28 @@ use super::{
 /// Payloads are boxed (system ones inside [`SystemMessage`]): the enum stays
 /// small, so a parsed message moves through channels and `Result`s without
 /// copying hundreds of bytes.
+///
+/// Most programs want the text ([`Message::text`]) and the end of the turn:
+///
+/// ```
+/// use claude_agent::protocol::{Message, parse_message};
+///
+/// let lines: [&[u8]; 2] = [
+///     br#"{"type":"assistant","message":{"content":[{"type":"text","text":"4"}]}}"#,
+///     br#"{"type":"result","subtype":"success","result":"4","num_turns":1}"#,
+/// ];
+/// for line in lines {
+///     match parse_message(line)? {
+///         Message::Assistant(reply) => assert_eq!(reply.text().as_deref(), Some("4")),
+///         Message::Result(result) => {
+///             assert!(!result.is_error());
+///             assert_eq!(result.text(), Some("4"));
+///         }
+///         _ => {} // system notices, tool results, rate limits, kinds not known yet
+///     }
+/// }
+/// # Ok::<(), claude_agent::protocol::ParseError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Message {
