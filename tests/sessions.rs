@@ -23,6 +23,32 @@ async fn local_transcripts_list_read_and_mutate_like_the_sdk() {
     scenario(&source, true).await;
 }
 
+/// The Python SDK finds a session's tag by scanning for lines that begin
+/// `{"type":"tag"` (and the CLI writes its metadata entries that way), so a
+/// tag written here must have that shape on disk to be seen there.
+#[tokio::test]
+async fn a_tag_and_a_title_on_disk_begin_with_their_type_as_the_python_sdk_scans_for() {
+    let root = tempfile::tempdir().unwrap();
+    let projects = projects_dir(root.path());
+    let source = SessionSource::Local(LocalSessions::new(projects.clone()));
+    claude_agent::sessions::rename_session(&source, PROJECT, SESSION, "Title")
+        .await
+        .unwrap();
+    claude_agent::sessions::tag_session(&source, PROJECT, SESSION, Some("exp"))
+        .await
+        .unwrap();
+    let file = projects.join(PROJECT).join(format!("{SESSION}.jsonl"));
+    let text = std::fs::read_to_string(file).unwrap();
+    let last: Vec<&str> = text.lines().rev().take(2).collect();
+    assert!(last[0].starts_with(r#"{"type":"tag","#), "{}", last[0]);
+    assert!(last[0].contains(r#""tag":"exp""#), "{}", last[0]);
+    assert!(
+        last[1].starts_with(r#"{"type":"custom-title","#),
+        "{}",
+        last[1]
+    );
+}
+
 #[tokio::test]
 async fn a_session_imported_into_a_memory_store_reads_the_same() {
     let root = tempfile::tempdir().unwrap();

@@ -29,7 +29,7 @@ pub async fn rename_session(
         "sessionId": session_id,
     }));
     let key = SessionKey::new(project_key, session_id);
-    source.append(&key, &[StoreEntry::from(entry)], false).await
+    source.append(&key, &[type_first(entry)], false).await
 }
 
 /// Set a session's tag, or clear it with `None`. Invisible and
@@ -56,7 +56,7 @@ pub async fn tag_session(
     };
     let entry = stamped(json!({"type": "tag", "tag": tag, "sessionId": session_id}));
     let key = SessionKey::new(project_key, session_id);
-    source.append(&key, &[StoreEntry::from(entry)], false).await
+    source.append(&key, &[type_first(entry)], false).await
 }
 
 /// Delete a session and its subagent transcripts. A store that cannot
@@ -80,6 +80,24 @@ pub(crate) fn stamped(mut entry: Value) -> Value {
         map.insert("timestamp".into(), now_iso().into());
     }
     entry
+}
+
+/// `entry` as one line that begins `{"type":`, as the CLI and the official
+/// SDKs write their metadata entries: the Python SDK finds a session's tag
+/// by that prefix alone, so a tag written with sorted keys (`{"sessionId":`
+/// first) would be invisible to it.
+fn type_first(entry: Value) -> StoreEntry {
+    let (Value::Object(map), Some(kind)) = (&entry, entry.get("type")) else {
+        return StoreEntry::from(entry);
+    };
+    let mut rest = map.clone();
+    rest.remove("type");
+    let rest = Value::Object(rest).to_string();
+    let tail = rest.strip_prefix('{').unwrap_or(&rest);
+    let sep = if tail == "}" { "" } else { "," };
+    // Valid by construction; the sorted form is the fallback all the same.
+    StoreEntry::from_json(format!("{{\"type\":{kind}{sep}{tail}"))
+        .unwrap_or_else(|_| StoreEntry::from(entry))
 }
 
 pub(crate) fn new_uuid() -> String {
@@ -121,6 +139,21 @@ fn strip_invisible(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metadata_entries_begin_with_their_type_as_the_official_sdks_read_them() {
+        let tag = type_first(json!({"type": "tag", "tag": "t", "sessionId": "s", "uuid": "u"}));
+        assert!(
+            tag.as_str().starts_with(r#"{"type":"tag","#),
+            "{}",
+            tag.as_str()
+        );
+        assert_eq!(
+            tag.to_value().unwrap(),
+            json!({"type": "tag", "tag": "t", "sessionId": "s", "uuid": "u"})
+        );
+        assert_eq!(type_first(json!({"type": "x"})).as_str(), r#"{"type":"x"}"#);
+    }
 
     #[test]
     fn invisible_characters_are_stripped_from_tags() {
