@@ -194,3 +194,36 @@ async fn without_callbacks_the_result_ends_the_run_even_while_the_cli_is_running
     assert_eq!(kinds(&items), ["result/success"]);
     assert!(q.shutdown_report().is_some());
 }
+
+#[tokio::test]
+async fn without_callbacks_background_work_after_eof_runs_to_its_end_past_the_grace() {
+    // As a background agent does under the real CLI: the main turn's
+    // result, EOF, then the agent's follow-up turn, which takes longer
+    // than the 300 ms grace. The CLI exits on its own; no signal is sent.
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(task_started("agent-1"))
+            .emit(host_state("running"))
+            .emit(result("success", "started in the background"))
+            .expect_eof()
+            .sleep_ms(1_200)
+            .emit(task_done("agent-1"))
+            .emit(result("success", "finished"))
+            .emit(host_state("idle"))
+            .exit(0),
+    );
+    let (items, _, q) = drain(fake.builder().query("go")).await;
+    let results: Vec<_> = items
+        .iter()
+        .filter_map(|m| match m {
+            Message::Result(r) => r.result.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results, ["started in the background", "finished"]);
+    let report = q.shutdown_report().expect("report after the end");
+    assert_eq!(report.exit.map(|e| e.code), Some(Some(0)), "{report:?}");
+    assert!(report.steps.is_empty(), "no signal: {:?}", report.steps);
+}

@@ -109,3 +109,57 @@ async fn a_background_agent_asking_after_the_first_result_gets_an_answer() {
     let report = q.shutdown_report().expect("a report once the stream ended");
     assert_eq!(report.exit.map(|e| e.code), Some(Some(0)), "{report:?}");
 }
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn without_callbacks_a_background_agents_follow_up_turn_completes() {
+    // No callback: stdin closes at the first result, as under the official
+    // SDKs, and the CLI finishes the agent and its follow-up turn on its
+    // own, which takes longer than the grace set here.
+    let script = ModelScript::new()
+        .reply(Reply::tool_use(
+            "toolu_agent",
+            "Agent",
+            json!({"description": "think later", "subagent_type": "general-purpose",
+                   "prompt": "SUBAGENT-8: take your time", "run_in_background": true}),
+        ))
+        .reply(Reply::text("Started in the background."))
+        .reply(Reply::text("Finished."))
+        .reply_for_prompt("SUBAGENT-8", delayed(Reply::text("Done, slowly.")));
+    let Some(rig) = Rig::start(script).await else {
+        return;
+    };
+    let mut q = rig
+        .builder(rig.options())
+        .grace(std::time::Duration::from_millis(500))
+        .query("start a background agent");
+    let mut messages = Vec::new();
+    let read = async {
+        while let Some(m) = q.next().await {
+            messages.push(m.unwrap());
+        }
+    };
+    tokio::time::timeout(TURN, read)
+        .await
+        .expect("the run ends");
+    let results: Vec<_> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Result(r) => r.result.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        ["Started in the background.", "Finished."],
+        "{:?}",
+        kinds(&messages)
+    );
+    let report = q.shutdown_report().expect("a report once the stream ended");
+    assert_eq!(report.exit.map(|e| e.code), Some(Some(0)), "{report:?}");
+    assert!(
+        report.steps.is_empty(),
+        "no signal was needed: {:?}",
+        report.steps
+    );
+}

@@ -89,6 +89,12 @@ impl std::fmt::Debug for Client {
 }
 
 impl Client {
+    /// Closes the CLI's stdin and nothing else (see
+    /// [`Session::end_input`](crate::runtime::Session::end_input)).
+    pub(crate) fn end_input(&self) {
+        self.inner.session.end_input();
+    }
+
     /// Starts the CLI with `options` and no callbacks. Use
     /// [`Client::builder`] for callbacks and runtime settings.
     pub async fn connect(options: Options) -> Result<Self> {

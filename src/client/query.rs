@@ -3,7 +3,7 @@
 use std::pin::Pin;
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use claude_agent_actors::ShutdownReport;
 use futures::stream::{self, BoxStream};
@@ -165,8 +165,13 @@ struct Reading {
     run_end: RunEnd,
     /// Writes a streamed prompt; aborted if the query is dropped.
     _sender: Option<AbortOnDropHandle<()>>,
-    /// EOF was requested.
+    /// EOF was sent.
     closing: bool,
+    /// How long the CLI may go on after EOF (its own wait for background
+    /// work) before the ordered shutdown starts; `None`: no limit.
+    after_eof: Option<Duration>,
+    /// When that wait ends, once EOF was sent.
+    eof_deadline: Option<Instant>,
 }
 
 /// Progress of writing the prompt.
@@ -202,11 +207,13 @@ impl Reading {
         if self.closing || !sent.exhausted || !caught_up || !self.run_end.ended() {
             return;
         }
-        // EOF now; the runtime keeps reading, so frames that trail the
-        // result still arrive on `messages` before it ends.
+        // EOF now, and no grace clock: the CLI may still finish background
+        // work (an agent's follow-up turn) before it exits on its own, as it
+        // does under the official SDKs. The runtime keeps reading, so every
+        // frame still arrives on `messages`, which ends when the CLI exits.
         self.closing = true;
-        let c = self.client.clone();
-        tokio::spawn(async move { c.shutdown().await });
+        self.client.end_input();
+        self.eof_deadline = self.after_eof.map(|d| Instant::now() + d);
     }
 }
 
@@ -246,6 +253,14 @@ async fn step(
             () = sleep_until(deadline), if deadline.is_some() => {
                 r.run_end.ceiling_passed(Instant::now());
                 r.close_if_done();
+                continue;
+            }
+            // The CLI outlived its own wait after EOF: the ordered shutdown
+            // (grace, then signals) ends it; `messages` ends with it.
+            () = sleep_until(r.eof_deadline), if r.eof_deadline.is_some() => {
+                r.eof_deadline = None;
+                let c = r.client.clone();
+                tokio::spawn(async move { c.shutdown().await });
                 continue;
             }
         };
@@ -309,10 +324,8 @@ async fn start(
         || !callbacks.mcp_servers.is_empty();
     let configured = run_end::env_value(&builder.options, run_end::CEILING_ENV);
     let inherited = std::env::var_os(run_end::CEILING_ENV);
-    let run_end = RunEnd::new(
-        needs_stdin,
-        run_end::ceiling(configured.as_deref(), inherited.as_deref()),
-    );
+    let ceiling = run_end::ceiling(configured.as_deref(), inherited.as_deref());
+    let run_end = RunEnd::new(needs_stdin, ceiling);
     let client = builder.connect().await?;
     if let Some(t) = client.transcript_recorder() {
         let _ = transcript.set(t.clone());
@@ -350,5 +363,7 @@ async fn start(
         run_end,
         _sender: sender,
         closing: false,
+        after_eof: ceiling,
+        eof_deadline: None,
     }))
 }

@@ -18,6 +18,7 @@ use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::{
     Escalation, ShutdownCause, ShutdownReport, ShutdownTimings,
 };
+use crate::transport::msg::TransportMsg;
 use crate::transport::stdin_queue::{Closed, Lane};
 
 static NULL: Value = Value::Null;
@@ -219,6 +220,17 @@ impl Session {
     /// The report, if the session has already ended.
     pub fn report(&self) -> Option<ShutdownReport> {
         self.shared().report()
+    }
+
+    /// Closes the CLI's stdin (EOF) and nothing else: the session goes on
+    /// reading, and ends when the CLI exits on its own. A one-shot run does
+    /// this once nothing more can need stdin: the CLI then finishes its
+    /// background work (a background agent's follow-up turn) and exits, with
+    /// no grace period running against it. Sends after this fail with
+    /// [`SessionError::ShuttingDown`](crate::SessionError::ShuttingDown) or
+    /// a write error. Idempotent.
+    pub fn end_input(&self) {
+        let _ = self.inner.children.transport.cast(TransportMsg::CloseStdin);
     }
 
     /// Ordered shutdown. Idempotent: every caller, concurrent or later,
