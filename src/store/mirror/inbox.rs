@@ -41,6 +41,10 @@ struct State {
     /// Mirror frames among `items`.
     frames: usize,
     dropped: Dropped,
+    /// The task waits with nothing of its own to persist and no deadline:
+    /// the next push must wake it, or that frame would wait for a
+    /// threshold or a turn's end with no bound.
+    idle: bool,
 }
 
 /// When a push wakes the mirror task.
@@ -128,9 +132,12 @@ impl Inbox {
                 st.frames += 1;
             }
             let wake = match item {
-                Item::Mirror(_) => st.frames >= self.wake.frames || st.bytes >= self.wake.bytes,
+                Item::Mirror(_) => {
+                    st.idle || st.frames >= self.wake.frames || st.bytes >= self.wake.bytes
+                }
                 Item::TurnEnd => true,
             };
+            st.idle &= !wake;
             st.items.push_back(item);
             wake
         };
@@ -156,19 +163,38 @@ impl Inbox {
 
     /// Everything queued and dropped so far; waits while there is nothing
     /// and the inbox is open.
+    #[cfg(test)]
     pub(crate) async fn take(&self) -> (Vec<Item>, Dropped) {
+        self.take_by(None).await
+    }
+
+    /// [`take`](Self::take), waiting at most until `deadline` (then
+    /// returning whatever is queued, maybe nothing). Without a deadline the
+    /// next push wakes the task: nothing queued waits unboundedly.
+    pub(crate) async fn take_by(
+        &self,
+        deadline: Option<tokio::time::Instant>,
+    ) -> (Vec<Item>, Dropped) {
         loop {
             let notified = self.notify.notified();
             {
                 let mut st = self.lock();
-                if !st.items.is_empty() || st.dropped.frames > 0 || self.is_closed() {
+                let due = deadline.is_some_and(|d| d <= tokio::time::Instant::now());
+                if due || !st.items.is_empty() || st.dropped.frames > 0 || self.is_closed() {
                     st.bytes = 0;
                     st.frames = 0;
+                    st.idle = false;
                     let items = std::mem::take(&mut st.items).into();
                     return (items, std::mem::take(&mut st.dropped));
                 }
+                st.idle = deadline.is_none();
             }
-            notified.await;
+            match deadline {
+                Some(d) => {
+                    let _ = tokio::time::timeout_at(d, notified).await;
+                }
+                None => notified.await,
+            }
         }
     }
 }

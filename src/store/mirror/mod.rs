@@ -14,8 +14,10 @@
 //!
 //! In batched mode the read loop wakes the task only at a turn's end, or
 //! once [`MAX_PENDING_ENTRIES`] frames or [`MAX_PENDING_BYTES`] are queued
-//! (when it would append early anyway): a flood costs no task wake-up per
-//! frame.
+//! (when it would append early anyway), or for the first frame after the
+//! task went idle: a flood costs no task wake-up per frame. Whatever the
+//! task has taken in is appended within [`DEFAULT_PERSIST_WITHIN`] (1 s)
+//! even mid-turn, so a host that dies mid-turn loses at most that much.
 //!
 //! **Overflow.** While the task waits for a slow store, frames queue in a
 //! buffer of [`MAX_QUEUED_BYTES`]. A frame that does not fit drops the
@@ -52,6 +54,9 @@ pub const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
 pub const MAX_PENDING_ENTRIES: usize = 500;
 /// Batched mode appends early once this many bytes are pending: 1 MiB.
 pub const MAX_PENDING_BYTES: usize = 1024 * 1024;
+/// Default bound on how long a mirrored entry waits before its append
+/// starts: a host killed mid-turn loses at most about this much of the turn.
+pub const DEFAULT_PERSIST_WITHIN: Duration = Duration::from_secs(1);
 /// Default time the shutdown gives pending appends after the CLI exited.
 pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
 /// `mirror_error` messages waiting for the consumer; more are logged and
@@ -77,6 +82,9 @@ pub(crate) struct MirrorSettings {
     pub(crate) project_key: Option<String>,
     pub(crate) mode: MirrorMode,
     pub(crate) flush_deadline: Duration,
+    /// Entries taken in are persisted within this, even mid-turn; `None`:
+    /// only at a turn's end, a threshold, or shutdown.
+    pub(crate) persist_within: Option<Duration>,
 }
 
 impl Default for MirrorSettings {
@@ -85,6 +93,7 @@ impl Default for MirrorSettings {
             project_key: None,
             mode: MirrorMode::default(),
             flush_deadline: DEFAULT_FLUSH_DEADLINE,
+            persist_within: Some(DEFAULT_PERSIST_WITHIN),
         }
     }
 }

@@ -54,11 +54,14 @@ struct Pending {
     /// The last frame's `filePath` and its key: a flood writes one file,
     /// so the path is mapped once, not per frame.
     last_path: Option<(String, SessionKey)>,
+    /// When the oldest entry not yet persisted was taken in.
+    since: Option<tokio::time::Instant>,
 }
 
 impl Pending {
     /// Adds a frame's entries for the file at `path` mapped to `key`.
     fn add(&mut self, path: String, key: SessionKey, entries: Vec<StoreEntry>, bytes: usize) {
+        self.mark();
         self.entries += entries.len();
         self.bytes += bytes;
         push_batch(&mut self.batches, &key, entries);
@@ -75,12 +78,22 @@ impl Pending {
     ) -> Result<(), Vec<StoreEntry>> {
         match &self.last_path {
             Some((p, key)) if p == path => {
+                if !entries.is_empty() && self.since.is_none() {
+                    self.since = Some(tokio::time::Instant::now());
+                }
                 self.entries += entries.len();
                 self.bytes += bytes;
                 push_batch(&mut self.batches, key, entries);
                 Ok(())
             }
             _ => Err(entries),
+        }
+    }
+
+    /// Starts the persistence clock if nothing was pending.
+    fn mark(&mut self) {
+        if self.since.is_none() {
+            self.since = Some(tokio::time::Instant::now());
         }
     }
 
@@ -107,6 +120,7 @@ pub(super) struct Worker {
     project_key: Option<String>,
     mode: MirrorMode,
     flush_deadline: Duration,
+    persist_within: Option<Duration>,
     counts: Arc<Counts>,
     errors: mpsc::Sender<Message>,
     pending: Pending,
@@ -126,6 +140,7 @@ impl Worker {
             project_key: settings.project_key.clone(),
             mode: settings.mode,
             flush_deadline: settings.flush_deadline,
+            persist_within: settings.persist_within,
             counts,
             errors,
             pending: Pending::default(),
@@ -147,6 +162,7 @@ impl Worker {
                 projects_dir: &self.projects_dir,
                 project_key: self.project_key.as_deref(),
                 mode: self.mode,
+                persist_within: self.persist_within,
                 counts: &self.counts,
                 errors: &self.errors,
             };
@@ -159,7 +175,7 @@ impl Worker {
         // Given up: the batch in flight (still pending until it succeeds)
         // and everything behind it.
         let mut lost = self.pending.entries as u64;
-        let (items, dropped) = inbox.take().await;
+        let (items, dropped) = inbox.take_by(None).await;
         lost += dropped.entries;
         for item in self.pending.backlog.drain(..).chain(items) {
             if let Item::Mirror(line) = item {
@@ -178,7 +194,12 @@ impl Worker {
     async fn work(pending: &mut Pending, ctx: &Ctx<'_>, inbox: &Inbox) {
         loop {
             let closed = inbox.is_closed();
-            let (items, dropped) = inbox.take().await;
+            // What was taken in is persisted within the bound, turn's end
+            // or not: a crash loses at most that much.
+            let due = ctx
+                .persist_within
+                .and_then(|b| pending.since.map(|t| t + b));
+            let (items, dropped) = inbox.take_by(due).await;
             if dropped.frames > 0 {
                 ctx.overflowed(&dropped);
             }
@@ -193,6 +214,9 @@ impl Worker {
                     }
                     Item::TurnEnd => ctx.flush(pending).await,
                 }
+            }
+            if due.is_some_and(|d| d <= tokio::time::Instant::now()) {
+                ctx.flush(pending).await;
             }
             // Closed before the take: that take emptied it for good.
             if closed {
@@ -209,6 +233,7 @@ struct Ctx<'a> {
     projects_dir: &'a Path,
     project_key: Option<&'a str>,
     mode: MirrorMode,
+    persist_within: Option<Duration>,
     counts: &'a Counts,
     errors: &'a mpsc::Sender<Message>,
 }
@@ -273,6 +298,7 @@ impl Ctx<'_> {
             pending.entries -= batch.len();
         }
         pending.bytes = 0;
+        pending.since = None;
     }
 
     /// One batch with retries; the last error's text on failure.
@@ -374,4 +400,110 @@ fn random_uuid() -> String {
         b >> 48,
         b & 0xffff_ffff_ffff
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::MemoryStore;
+    use crate::store::mirror::inbox::Wake;
+    use bytes::Bytes;
+
+    fn frame(uuid: &str) -> Bytes {
+        let line = serde_json::json!({"type": "transcript_mirror",
+            "filePath": "/c/projects/p/s.jsonl",
+            "entries": [{"type": "user", "uuid": uuid}]});
+        Bytes::from(line.to_string())
+    }
+
+    async fn persisted(store: &MemoryStore) -> usize {
+        let key = SessionKey::new("p", "s");
+        store.load(&key).await.ok().flatten().map_or(0, |e| e.len())
+    }
+
+    /// The clock is tokio's paused one: each sleep below moves time on
+    /// once every task is idle, so what the worker did by then is settled.
+    #[tokio::test(start_paused = true)]
+    async fn entries_are_persisted_within_the_bound_with_no_turn_end() {
+        let store = Arc::new(MemoryStore::new());
+        let inbox = Arc::new(Inbox::new(
+            1 << 20,
+            Wake {
+                frames: 500,
+                bytes: 1 << 20,
+            },
+        ));
+        let (errors, _rx) = mpsc::channel(8);
+        let settings = MirrorSettings::default();
+        let counts = Arc::new(Counts::default());
+        let worker = Worker::new(
+            store.clone(),
+            &settings,
+            "/c/projects".into(),
+            counts,
+            errors,
+        );
+        let task = tokio::spawn(worker.run(inbox.clone()));
+
+        inbox.push(Item::Mirror(frame("u1")));
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        inbox.push(Item::Mirror(frame("u2")));
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        assert_eq!(
+            persisted(&store).await,
+            0,
+            "nothing is due before the bound"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(
+            persisted(&store).await,
+            2,
+            "both are due 1 s after the first"
+        );
+
+        // Idle again: the next frame starts a new bound.
+        tokio::time::sleep(Duration::from_secs(30)).await;
+        inbox.push(Item::Mirror(frame("u3")));
+        tokio::time::sleep(Duration::from_millis(1_100)).await;
+        assert_eq!(persisted(&store).await, 3);
+
+        inbox.close();
+        task.await.unwrap();
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn without_a_bound_entries_wait_for_the_turns_end() {
+        let store = Arc::new(MemoryStore::new());
+        let inbox = Arc::new(Inbox::new(
+            1 << 20,
+            Wake {
+                frames: 500,
+                bytes: 1 << 20,
+            },
+        ));
+        let (errors, _rx) = mpsc::channel(8);
+        let settings = MirrorSettings {
+            persist_within: None,
+            ..MirrorSettings::default()
+        };
+        let counts = Arc::new(Counts::default());
+        let worker = Worker::new(
+            store.clone(),
+            &settings,
+            "/c/projects".into(),
+            counts,
+            errors,
+        );
+        let task = tokio::spawn(worker.run(inbox.clone()));
+
+        inbox.push(Item::Mirror(frame("u1")));
+        tokio::time::sleep(Duration::from_secs(60)).await;
+        assert_eq!(persisted(&store).await, 0);
+        inbox.push(Item::TurnEnd);
+        tokio::time::sleep(Duration::from_millis(1)).await;
+        assert_eq!(persisted(&store).await, 1);
+
+        inbox.close();
+        task.await.unwrap();
+    }
 }
