@@ -36,16 +36,23 @@
 //! ```
 
 mod admission;
-mod admit;
 mod config;
+mod core;
+#[cfg(test)]
+mod core_properties;
 mod drain;
 mod error;
 mod events;
+mod gate;
+mod handle;
 mod hibernate;
 mod lifecycle;
 mod metrics;
-mod session;
+mod msg;
+mod outcome;
+mod restarts;
 mod spares;
+mod status;
 mod supervisor;
 mod work;
 
@@ -61,10 +68,13 @@ pub use drain::{DrainOptions, DrainReport};
 pub use error::HostError;
 pub use events::HostEvent;
 pub use metrics::{HostMetrics, TenantMetrics};
-pub use session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
+pub use handle::SessionHandle;
+pub use outcome::{Failure, SessionId, SessionOutcome};
+pub use status::SessionStatus;
 
-use lifecycle::Work;
-use supervisor::{HostActor, HostArgs, HostMsg};
+use msg::HostMsg;
+use supervisor::{HostActor, HostArgs};
+use work::Work;
 
 use crate::{ClientBuilder, Prompt};
 
