@@ -309,7 +309,8 @@ impl<P: Plumbing> Core<P> {
                     // bounds: a logical session is never refused its revival.
                     let ticket = Ticket::Revive { id, waiter };
                     if let Err((_, Ticket::Revive { waiter, .. })) =
-                        self.admission.push(&e.tenant, ticket, usize::MAX, usize::MAX)
+                        self.admission
+                            .push(&e.tenant, ticket, usize::MAX, usize::MAX)
                     {
                         e.state = State::Hibernated;
                         fx.push(Effect::RefuseRevival(waiter));
@@ -402,9 +403,10 @@ impl<P: Plumbing> Core<P> {
             return;
         };
         let tenant = e.tenant.clone();
-        let removed = self
-            .admission
-            .remove_queued(&tenant, |t| matches!(t, Ticket::New { id: i, .. } if *i == id));
+        let removed = self.admission.remove_queued(
+            &tenant,
+            |t| matches!(t, Ticket::New { id: i, .. } if *i == id),
+        );
         if let Some(Ticket::New { pending, .. }) = removed {
             self.unadmitted(id, pending, Failure::Cancelled, now, fx);
         }
@@ -534,7 +536,11 @@ impl<P: Plumbing> Core<P> {
                         None => Duration::ZERO,
                     };
                     self.counters.admitted(&tenant);
-                    let spare = if fits_spare { self.take_spare(fx) } else { None };
+                    let spare = if fits_spare {
+                        self.take_spare(fx)
+                    } else {
+                        None
+                    };
                     let evict = if spare.is_some() {
                         self.counters.spare_used();
                         None

@@ -279,11 +279,7 @@ impl World {
             running.iter().copied().collect::<BTreeSet<_>>(),
             self.tasks.keys().copied().collect()
         );
-        let unslotted = self
-            .tasks
-            .values()
-            .filter(|t| **t != Task::Live)
-            .count();
+        let unslotted = self.tasks.values().filter(|t| **t != Task::Live).count();
         assert_eq!(*hibernated, unslotted);
     }
 
@@ -328,7 +324,10 @@ impl World {
                     self.ending.push(*id);
                 }
                 Effect::Unadmitted { id, failure, .. } => {
-                    assert!(self.queued.remove(id), "{id} ended unadmitted, but not queued");
+                    assert!(
+                        self.queued.remove(id),
+                        "{id} ended unadmitted, but not queued"
+                    );
                     assert!(matches!(failure, Failure::Cancelled | Failure::Drained));
                 }
                 Effect::StartSpares(n) => {
@@ -415,7 +414,11 @@ impl World {
         let live = self.tasks.values().filter(|t| **t == Task::Live).count();
         assert_eq!(m.running, live, "slots held = live sessions");
         assert_eq!(m.hibernated, self.tasks.len() - live);
-        let reviving = self.tasks.values().filter(|t| **t == Task::Reviving).count();
+        let reviving = self
+            .tasks
+            .values()
+            .filter(|t| **t == Task::Reviving)
+            .count();
         // A revival waits in the same queue as new sessions.
         assert_eq!(m.queued, self.queued.len() + reviving);
         assert_eq!(m.logical, self.queued.len() + self.tasks.len());
@@ -485,7 +488,14 @@ impl World {
         ));
         let m = self.core.metrics();
         assert_eq!(
-            (m.queued, m.running, m.hibernated, m.logical, m.live, m.spares),
+            (
+                m.queued,
+                m.running,
+                m.hibernated,
+                m.logical,
+                m.live,
+                m.spares
+            ),
             (0, 0, 0, 0, 0, 0),
             "{m:?}"
         );

@@ -117,4 +117,3 @@ impl Drop for Lease {
         g.last_use = Instant::now();
     }
 }
-

@@ -63,4 +63,3 @@ pub(crate) async fn until_hibernated(
         tokio::time::sleep(after.max(Duration::from_millis(5))).await;
     }
 }
-

@@ -67,8 +67,8 @@ pub use config::{Backoff, HostConfig, RestartPolicy};
 pub use drain::{DrainOptions, DrainReport};
 pub use error::HostError;
 pub use events::HostEvent;
-pub use metrics::{HostMetrics, TenantMetrics};
 pub use handle::SessionHandle;
+pub use metrics::{HostMetrics, TenantMetrics};
 pub use outcome::{Failure, SessionId, SessionOutcome};
 pub use status::SessionStatus;
 

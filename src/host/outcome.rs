@@ -54,7 +54,7 @@ impl SessionOutcome {
 #[derive(Debug, Clone, thiserror::Error)]
 #[non_exhaustive]
 pub enum Failure {
-    /// Cancelled by its owner ([`SessionHandle::cancel`]).
+    /// Cancelled by its owner ([`SessionHandle::cancel`](super::SessionHandle::cancel)).
     #[error("cancelled")]
     Cancelled,
     /// Ended by the host's drain before it completed.
@@ -132,4 +132,3 @@ impl Failure {
         }
     }
 }
-

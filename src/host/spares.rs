@@ -19,13 +19,12 @@
 //! The pool's slots (ready and starting spares) are the host core's
 //! bookkeeping; the starts run on their own tasks and report back.
 
-
 use ractor::ActorRef;
 use serde_json::Value;
 
 use super::msg::HostMsg;
-use crate::options::{CliCommand, CommandContext};
 use crate::ClientBuilder;
+use crate::options::{CliCommand, CommandContext};
 
 /// What two builders must share for a spare of one to serve the other.
 #[derive(Debug, PartialEq)]

@@ -37,7 +37,8 @@ pub enum SessionStatus {
     /// Idle past the host's
     /// [`hibernate_after`](super::HostConfig::hibernate_after): its CLI is
     /// shut down (or shutting down) and holds no slot. The next
-    /// [`SessionHandle::send`] or [`SessionHandle::client`] starts it again,
+    /// [`SessionHandle::send`](super::SessionHandle::send) or
+    /// [`SessionHandle::client`](super::SessionHandle::client) starts it again,
     /// through admission, with `--resume` of `session_id`.
     Hibernated {
         /// The CLI's session id the revival resumes.
@@ -48,4 +49,3 @@ pub enum SessionStatus {
     /// Done, for good.
     Ended(Arc<SessionOutcome>),
 }
-

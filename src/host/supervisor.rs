@@ -71,7 +71,10 @@ pub(crate) struct HostState {
 /// The callers waiting on the input being applied.
 #[derive(Default)]
 struct Replies {
-    submitted: Option<(SessionHandle, RpcReplyPort<Result<SessionHandle, HostError>>)>,
+    submitted: Option<(
+        SessionHandle,
+        RpcReplyPort<Result<SessionHandle, HostError>>,
+    )>,
     restart: Option<RpcReplyPort<Option<Restart>>>,
     drain: Option<RpcReplyPort<DrainStart>>,
 }
@@ -203,12 +206,7 @@ impl HostState {
     }
 
     /// Runs `input` through the core and applies its effects, in order.
-    fn step(
-        &mut self,
-        myself: &ActorRef<HostMsg>,
-        input: Input<Live>,
-        mut replies: Replies,
-    ) {
+    fn step(&mut self, myself: &ActorRef<HostMsg>, input: Input<Live>, mut replies: Replies) {
         for effect in self.core.on(input, Instant::now()) {
             self.apply(myself, effect, &mut replies);
         }
