@@ -35,11 +35,8 @@
 //! # Ok(()) }
 //! ```
 
-mod admission;
 mod config;
 mod core;
-#[cfg(test)]
-mod core_properties;
 mod drain;
 mod error;
 mod events;
@@ -50,7 +47,6 @@ mod lifecycle;
 mod metrics;
 mod msg;
 mod outcome;
-mod restarts;
 mod spares;
 mod status;
 mod supervisor;

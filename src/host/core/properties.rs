@@ -14,11 +14,12 @@ use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
 
-use super::config::{Backoff, RestartPolicy};
-use super::core::{Core, Effect, End, Input, Limits, Plumbing, State};
-use super::error::HostError;
-use super::metrics::HostMetrics;
-use super::outcome::{Failure, SessionId};
+use super::effects::{Effect, End, Input, Plumbing};
+use super::state::{Core, Limits, State};
+use crate::host::config::{Backoff, HostConfig, RestartPolicy};
+use crate::host::error::HostError;
+use crate::host::metrics::HostMetrics;
+use crate::host::outcome::{Failure, SessionId};
 
 const TENANTS: u8 = 3;
 const NAMES: [&str; TENANTS as usize] = ["t0", "t1", "t2"];
@@ -522,7 +523,7 @@ proptest! {
 /// waits one turn, not the big one's whole queue.
 #[test]
 fn tenants_with_queued_work_take_turns() {
-    let limits = Limits::of(&super::HostConfig::new().max_sessions(1), 0);
+    let limits = Limits::of(&HostConfig::new().max_sessions(1), 0);
     let mut world = World::new(limits);
     for t in [0, 0, 0, 0, 1, 2] {
         world.step(Op::Submit {

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use super::config::RestartPolicy;
+use crate::host::config::RestartPolicy;
 
 /// One session's restarts: when the recent ones happened, and how many in all.
 #[derive(Debug, Default)]
