@@ -2,9 +2,12 @@
 //! crash isolation, restarts with `--resume`, drain with a deadline, metrics.
 //!
 //! Each hosted session is its own actor tree (as any [`Client`](crate::Client)),
-//! watched by its own supervision task; the host's supervisor actor owns the
-//! admission queue and the counters. One session's crash or panic ends only
-//! that session (and restarts it, if the policy says so).
+//! watched by its own supervision task. The host's decisions (admission,
+//! warm spares, hibernation, drain, restarts, counters) are a sans-IO core,
+//! `core/`: plain data and one function from an input to its effects,
+//! owned and applied by the host's supervisor actor (`supervisor.rs`).
+//! One session's crash or panic ends only that session (and restarts it,
+//! if the policy says so).
 //!
 //! ```no_run
 //! use std::time::Duration;
