@@ -538,3 +538,60 @@ fn tenants_with_queued_work_take_turns() {
     }
     assert_eq!(order, ["t0", "t0", "t1", "t2", "t0", "t0"]);
 }
+
+/// Restarts never begin once a drain has, whatever the policy allows.
+#[test]
+fn no_restart_begins_once_a_drain_has() {
+    let config = HostConfig::new().restart(RestartPolicy::on_crash(5, Duration::from_secs(60)));
+    let mut world = World::new(Limits::of(&config, 0));
+    world.step(Op::Submit {
+        tenant: 0,
+        fits_spare: false,
+    });
+    world.step(Op::Submit {
+        tenant: 0,
+        fits_spare: false,
+    });
+    let ids: Vec<_> = world.tasks.keys().copied().collect();
+    let fx = world.feed(Input::Crashed(ids[0]));
+    assert!(matches!(
+        fx.first(),
+        Some(Effect::Restart { attempt: 1, .. })
+    ));
+    world.drain();
+    let fx = world.feed(Input::Crashed(ids[1]));
+    assert!(matches!(fx.as_slice(), [Effect::GiveUp]));
+}
+
+/// A hibernated session that ends while its revival waits for a slot takes
+/// its ticket along: no slot is later given to a session that is gone.
+#[test]
+fn a_session_ending_while_its_revival_waits_leaves_no_ticket_behind() {
+    let mut world = World::new(Limits::of(&HostConfig::new().max_sessions(1), 0));
+    for _ in 0..2 {
+        world.step(Op::Submit {
+            tenant: 0,
+            fits_spare: false,
+        });
+    }
+    let first = SessionId(1);
+    world.step(Op::Hibernate(0));
+    // The second took the freed slot; the first's revival must wait.
+    assert_eq!(world.core.state(SessionId(2)), Some(State::Live));
+    world.step(Op::Revive(0));
+    assert_eq!(world.core.state(first), Some(State::Reviving));
+    world.end(first);
+    assert_eq!(world.metrics.queued, 0);
+    world.tasks.remove(&SessionId(2));
+    let fx = world.feed(Input::Ended {
+        id: SessionId(2),
+        end: End::default(),
+        outcome: SessionId(2),
+    });
+    assert!(
+        !fx.iter()
+            .any(|e| matches!(e, Effect::Revive { .. } | Effect::Start { .. })),
+        "nothing is left to admit"
+    );
+    assert_eq!(world.metrics.logical, 0);
+}
