@@ -186,11 +186,11 @@ impl<P: Plumbing> Core<P> {
                 if let Some(e) = self.sessions.remove(&id) {
                     match e.state {
                         State::Live => self.admission.release(&e.tenant),
-                        // Its revival will not be needed.
-                        State::Reviving => {
+                        // Its ticket (a revival) will not be needed.
+                        State::Queued | State::Reviving => {
                             let _ = self.admission.remove_queued(&e.tenant, |t| t.id() == id);
                         }
-                        State::Queued | State::Hibernated => {}
+                        State::Hibernated => {}
                     }
                     self.counters.ended(&e.tenant, end.failure, end.escalation);
                 }
