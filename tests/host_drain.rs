@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use claude_agent::host::{DrainOptions, Failure, HostConfig, HostError};
+use claude_agent::host::{DrainOptions, Failure, HostConfig, HostError, HostEvent};
 use claude_agent::{Escalation, Host, ShutdownCause, StepReason};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
@@ -40,6 +40,7 @@ async fn drain_shuts_down_in_parallel_and_kills_what_is_left_at_the_deadline() {
         pids.push(h.client().await.unwrap().pid().unwrap());
     }
     // Queued beyond the limit: cancelled by the drain.
+    let mut events = host.events();
     let queued: Vec<_> = {
         let mut v = Vec::new();
         for _ in 0..3 {
@@ -88,17 +89,26 @@ async fn drain_shuts_down_in_parallel_and_kills_what_is_left_at_the_deadline() {
     assert_eq!(kills[0].why, StepReason::KillRequested);
     // Two never left the queue; the third had the sixth slot. All three
     // were ended by the drain.
-    let mut never_started = 0;
-    for h in &queued {
+    let mut admitted = Vec::new();
+    while let Ok(e) = events.try_recv() {
+        if let HostEvent::Admitted { id, .. } = e {
+            admitted.push(id);
+        }
+    }
+    assert_eq!(admitted, vec![queued[0].id()], "{queued:?}");
+    for (i, h) in queued.iter().enumerate() {
         let out = h.outcome().await;
         assert!(
             matches!(out.failure, Some(Failure::Drained)),
             "{:?}",
             out.failure
         );
-        never_started += usize::from(out.report.is_none());
+        if i > 0 {
+            // Never admitted: no CLI, no time running.
+            assert!(out.report.is_none(), "{out:?}");
+            assert_eq!(out.ran_for, Duration::ZERO, "{out:?}");
+        }
     }
-    assert!(never_started >= 2, "{never_started}");
     for pid in pids {
         polite.assert_gone(pid).await;
     }

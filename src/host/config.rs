@@ -150,13 +150,6 @@ impl HostConfig {
         self.warm_spares = (k > 0).then(|| (k, Box::new(template)));
         self
     }
-
-    pub(crate) fn limit_for(&self, tenant: &str) -> usize {
-        self.tenant_limits
-            .get(tenant)
-            .copied()
-            .unwrap_or(self.max_per_tenant)
-    }
 }
 
 /// Whether and how a crashed session is started again.
@@ -286,12 +279,5 @@ mod tests {
             Backoff::fixed(Duration::from_millis(5)).delay(9),
             Duration::from_millis(5)
         );
-    }
-
-    #[test]
-    fn tenant_limits_override_the_default() {
-        let c = HostConfig::new().max_per_tenant(4).tenant_limit("small", 1);
-        assert_eq!(c.limit_for("small"), 1);
-        assert_eq!(c.limit_for("other"), 4);
     }
 }

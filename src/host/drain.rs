@@ -9,8 +9,9 @@ use claude_agent_actors::{Escalation, ShutdownCause};
 use futures::future::join_all;
 use serde_json::{Value, json};
 
-use super::session::{SessionHandle, SessionOutcome};
-use super::supervisor::DrainStart;
+use super::handle::SessionHandle;
+use super::outcome::SessionOutcome;
+use crate::Client;
 
 /// How long an interrupt may take before the drain goes on without it.
 const INTERRUPT_BOUND: Duration = Duration::from_millis(500);
@@ -98,6 +99,19 @@ impl DrainReport {
             "by_cause": self.by_cause,
         })
     }
+}
+
+/// What the supervisor hands a drain.
+#[derive(Default)]
+pub(crate) struct DrainStart {
+    /// Sessions not ended, hibernated ones included.
+    pub(crate) running: Vec<SessionHandle>,
+    /// How many of them are hibernated.
+    pub(crate) hibernated: usize,
+    /// Queued sessions cancelled.
+    pub(crate) cancelled: usize,
+    /// Ready warm spares, to shut down.
+    pub(crate) spares: Vec<Client>,
 }
 
 /// The drain after the supervisor stopped admitting: `running` are the

@@ -1,6 +1,6 @@
 //! What a [`Host`](super::Host) call can fail with.
 
-use super::session::{Failure, SessionId};
+use super::outcome::{Failure, SessionId};
 
 /// Why a host call failed.
 #[derive(Debug, Clone, thiserror::Error)]

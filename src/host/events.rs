@@ -5,7 +5,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::drain::DrainReport;
-use super::session::SessionId;
+use super::outcome::SessionId;
 use claude_agent_actors::process::ExitInfo;
 
 /// A step in a hosted session's life, or of the host's.

@@ -5,34 +5,28 @@
 //! holds up another, and a panic in it is caught and reported as that
 //! session's [`Failure::Panicked`].
 
-use std::collections::VecDeque;
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::FutureExt;
 use ractor::ActorRef;
-use tokio::sync::{broadcast, watch};
+use tokio::sync::{broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::config::RestartPolicy;
 use super::events::HostEvent;
-use super::hibernate::{self, Gate};
-use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
-use super::supervisor::HostMsg;
-use super::work::{run_interactive, run_job};
+use super::gate::Gate;
+use super::msg::{HostMsg, Restart};
+use super::outcome::{Failure, SessionId, SessionOutcome};
+use super::status::SessionStatus;
+use super::work::{Idle, Stops, Work, run_interactive, run_job};
 use crate::protocol::ResultMessage;
-use crate::{Client, ClientBuilder, Prompt};
+use crate::{Client, ClientBuilder};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
-/// What a hosted session does once connected.
-#[derive(Debug, Clone)]
-pub(crate) enum Work {
-    /// Run one prompt to its result, then shut down.
-    Job(Prompt),
-    /// Hand the client to its owner; end when the CLI does.
-    Interactive,
-}
+/// Bound on asking the host's supervisor for a restart (it only does
+/// bookkeeping, and never awaits a session).
+const ASK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Everything one session's supervision needs.
 pub(crate) struct Lifecycle {
@@ -42,7 +36,6 @@ pub(crate) struct Lifecycle {
     /// the spawned block's capture and `run`'s argument).
     pub(crate) builder: Box<ClientBuilder>,
     pub(crate) work: Work,
-    pub(crate) restart: RestartPolicy,
     pub(crate) state: Arc<watch::Sender<SessionStatus>>,
     /// This session's stop: cancelled by its owner or by the host's drain.
     pub(crate) stop: CancellationToken,
@@ -114,7 +107,6 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
     }
     let admitted = Instant::now();
     let mut restarts = 0u32;
-    let mut recent: VecDeque<Instant> = VecDeque::new();
     let mut resume: Option<String> = None;
     let mut last_report = None;
     let mut hibernations = 0u32;
@@ -181,7 +173,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
             attempt: restarts,
         });
         if let Some((asked, waited)) = reviving.take() {
-            let _ = lc.host.cast(HostMsg::Revived);
+            let _ = lc.host.cast(HostMsg::Revived(lc.id));
             let _ = lc.events.send(HostEvent::Revived {
                 id: lc.id,
                 tenant: lc.tenant.clone(),
@@ -191,9 +183,21 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
                 took: asked.elapsed(),
             });
         }
+        let stops = Stops {
+            id: lc.id,
+            stop: &lc.stop,
+            draining: &lc.draining,
+        };
         let attempt = match &lc.work {
-            Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &lc)).await,
-            Work::Interactive => Box::pin(run_interactive(&client, &lc, hibernations + 1)).await,
+            Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &stops)).await,
+            Work::Interactive => {
+                let idle = lc.hibernate_after.map(|after| Idle {
+                    after,
+                    gate: &lc.gate,
+                    state: &lc.state,
+                });
+                Box::pin(run_interactive(&client, &stops, idle, hibernations + 1)).await
+            }
         };
         let pid = client.pid();
         drop(client);
@@ -201,10 +205,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
         if let Some(took) = attempt.hibernated {
             hibernations += 1;
             resume = attempt.session_id.or(resume);
-            let _ = lc.host.cast(HostMsg::Hibernated {
-                id: lc.id,
-                tenant: lc.tenant.clone(),
-            });
+            let _ = lc.host.cast(HostMsg::Hibernated(lc.id));
             let _ = lc.events.send(HostEvent::Hibernated {
                 id: lc.id,
                 tenant: lc.tenant.clone(),
@@ -212,16 +213,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
                 pid,
                 took,
             });
-            match hibernate::wait_for_revival(
-                &lc.gate,
-                hibernations,
-                &lc.host,
-                lc.id,
-                &lc.tenant,
-                &lc.stop,
-            )
-            .await
-            {
+            match wait_for_revival(&lc.gate, hibernations, &lc.host, lc.id, &lc.stop).await {
                 Some(r) => {
                     reviving = Some(r);
                     continue;
@@ -244,9 +236,8 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
             if lc.stop.is_cancelled() {
                 return finish(Some(stopped(&lc)), attempt.result, last_report, restarts);
             }
-            let now = Instant::now();
-            if let Some(after) = restart_allowed(&lc.restart, &mut recent, now, restarts) {
-                restarts += 1;
+            if let Some(Restart { attempt: n, after }) = ask_restart(&lc.host, lc.id).await {
+                restarts = n;
                 resume = attempt.session_id.or(resume);
                 let _ = lc.events.send(HostEvent::Restarting {
                     id: lc.id,
@@ -258,7 +249,6 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
                     exit: report.exit,
                     stderr_tail: report.stderr_tail.clone(),
                 });
-                let _ = lc.host.cast(HostMsg::Restarted(lc.tenant.clone()));
                 lc.state.send_replace(SessionStatus::Restarting {
                     attempt: restarts,
                     after,
@@ -319,53 +309,38 @@ fn is_crash(report: &ShutdownReport, turn_open: bool) -> bool {
     }
 }
 
-/// The backoff before the next restart, if the policy allows one now.
-fn restart_allowed(
-    policy: &RestartPolicy,
-    recent: &mut VecDeque<Instant>,
-    now: Instant,
-    restarts: u32,
-) -> Option<Duration> {
-    let RestartPolicy::OnCrash {
-        max_restarts,
-        window,
-        backoff,
-    } = policy
-    else {
-        return None;
-    };
-    while recent
-        .front()
-        .is_some_and(|t| now.duration_since(*t) > *window)
+/// Asks the host's core whether a crashed session restarts (its restart
+/// count and window, and no drain begun). No answer in time, or no host:
+/// no restart.
+async fn ask_restart(host: &ActorRef<HostMsg>, id: SessionId) -> Option<Restart> {
+    match host
+        .call(|reply| HostMsg::Crashed { id, reply }, Some(ASK_TIMEOUT))
+        .await
     {
-        recent.pop_front();
+        Ok(ractor::rpc::CallResult::Success(verdict)) => verdict,
+        _ => None,
     }
-    if recent.len() >= *max_restarts as usize {
-        return None;
-    }
-    recent.push_back(now);
-    Some(backoff.delay(restarts + 1))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::host::Backoff;
-
-    #[test]
-    fn restarts_are_counted_in_a_sliding_window() {
-        let policy = RestartPolicy::on_crash(2, Duration::from_secs(10))
-            .with_backoff(Backoff::fixed(Duration::from_millis(7)));
-        let mut recent = VecDeque::new();
-        let t0 = Instant::now();
-        assert_eq!(
-            restart_allowed(&policy, &mut recent, t0, 0),
-            Some(Duration::from_millis(7))
-        );
-        assert!(restart_allowed(&policy, &mut recent, t0, 1).is_some());
-        assert!(restart_allowed(&policy, &mut recent, t0 + Duration::from_secs(1), 2).is_none());
-        // Once the first two fall out of the window, restarts are allowed again.
-        assert!(restart_allowed(&policy, &mut recent, t0 + Duration::from_secs(11), 2).is_some());
-        assert!(restart_allowed(&RestartPolicy::Never, &mut VecDeque::new(), t0, 0).is_none());
+/// While hibernated: waits for a caller to ask for the session, then for
+/// admission. `Some((asked, admission wait))` once admitted; `None` when
+/// the session was stopped or the host drains (or is gone) first.
+async fn wait_for_revival(
+    gate: &Gate,
+    hibernation: u32,
+    host: &ActorRef<HostMsg>,
+    id: SessionId,
+    stop: &CancellationToken,
+) -> Option<(Instant, Duration)> {
+    tokio::select! {
+        () = gate.revive_requested(hibernation) => {}
+        () = stop.cancelled() => return None,
+    }
+    let asked = Instant::now();
+    let (go, admitted) = oneshot::channel();
+    host.cast(HostMsg::Revive { id, go }).ok()?;
+    tokio::select! {
+        r = admitted => r.ok().filter(|go| *go).map(|_| (asked, asked.elapsed())),
+        () = stop.cancelled() => None,
     }
 }

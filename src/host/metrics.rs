@@ -5,8 +5,6 @@ use std::collections::BTreeMap;
 use claude_agent_actors::Escalation;
 use serde::Serialize;
 
-use super::session::SessionOutcome;
-
 /// A snapshot of a [`Host`](super::Host)'s counters.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -110,23 +108,30 @@ impl Counters {
         self.tenant(tenant).restarts += 1;
     }
 
-    pub(crate) fn ended(&mut self, outcome: &SessionOutcome) {
-        match &outcome.failure {
+    /// A session of `tenant` ended: `failure` is its cause name (`None`:
+    /// completed), `escalation` how far its last shutdown went.
+    pub(crate) fn ended(
+        &mut self,
+        tenant: &str,
+        failure: Option<&str>,
+        escalation: Option<Escalation>,
+    ) {
+        match failure {
             None => {
                 self.totals.completed += 1;
-                self.tenant(&outcome.tenant).completed += 1;
+                self.tenant(tenant).completed += 1;
             }
-            Some(f) => {
+            Some(cause) => {
                 self.totals.failed += 1;
                 *self
                     .totals
                     .failed_by_cause
-                    .entry(f.cause_name().to_owned())
+                    .entry(cause.to_owned())
                     .or_default() += 1;
-                self.tenant(&outcome.tenant).failed += 1;
+                self.tenant(tenant).failed += 1;
             }
         }
-        match outcome.report.as_ref().map(|r| r.escalation) {
+        match escalation {
             Some(Escalation::Term) => self.totals.escalations_term += 1,
             Some(Escalation::Kill) => self.totals.escalations_kill += 1,
             _ => {}

@@ -2,9 +2,12 @@
 //! crash isolation, restarts with `--resume`, drain with a deadline, metrics.
 //!
 //! Each hosted session is its own actor tree (as any [`Client`](crate::Client)),
-//! watched by its own supervision task; the host's supervisor actor owns the
-//! admission queue and the counters. One session's crash or panic ends only
-//! that session (and restarts it, if the policy says so).
+//! watched by its own supervision task. The host's decisions (admission,
+//! warm spares, hibernation, drain, restarts, counters) are a sans-IO core,
+//! `core/`: plain data and one function from an input to its effects,
+//! owned and applied by the host's supervisor actor (`supervisor.rs`).
+//! One session's crash or panic ends only that session (and restarts it,
+//! if the policy says so).
 //!
 //! ```no_run
 //! use std::time::Duration;
@@ -35,17 +38,20 @@
 //! # Ok(()) }
 //! ```
 
-mod admission;
-mod admit;
 mod config;
+mod core;
 mod drain;
 mod error;
 mod events;
+mod gate;
+mod handle;
 mod hibernate;
 mod lifecycle;
 mod metrics;
-mod session;
+mod msg;
+mod outcome;
 mod spares;
+mod status;
 mod supervisor;
 mod work;
 
@@ -60,11 +66,14 @@ pub use config::{Backoff, HostConfig, RestartPolicy};
 pub use drain::{DrainOptions, DrainReport};
 pub use error::HostError;
 pub use events::HostEvent;
+pub use handle::SessionHandle;
 pub use metrics::{HostMetrics, TenantMetrics};
-pub use session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
+pub use outcome::{Failure, SessionId, SessionOutcome};
+pub use status::SessionStatus;
 
-use lifecycle::Work;
-use supervisor::{HostActor, HostArgs, HostMsg};
+use msg::HostMsg;
+use supervisor::{HostActor, HostArgs};
+use work::Work;
 
 use crate::{ClientBuilder, Prompt};
 

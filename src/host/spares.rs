@@ -16,17 +16,15 @@
 //! observer from then on (the template itself must have none, or the
 //! spare's diagnostics would go to two observers).
 //!
-//! Pure bookkeeping owned by the host's supervisor actor; the starts and
-//! shutdowns run on their own tasks.
-
-use std::collections::VecDeque;
+//! The pool's slots (ready and starting spares) are the host core's
+//! bookkeeping; the starts run on their own tasks and report back.
 
 use ractor::ActorRef;
 use serde_json::Value;
 
-use super::supervisor::HostMsg;
+use super::msg::HostMsg;
+use crate::ClientBuilder;
 use crate::options::{CliCommand, CommandContext};
-use crate::{Client, ClientBuilder};
 
 /// What two builders must share for a spare of one to serve the other.
 #[derive(Debug, PartialEq)]
@@ -80,101 +78,35 @@ impl SpareKey {
     }
 }
 
-/// The pool: how many to keep, the template, the ready and starting ones.
-pub(crate) struct Spares {
-    want: usize,
-    template: Box<ClientBuilder>,
-    key: Option<SpareKey>,
-    ready: VecDeque<Client>,
-    starting: usize,
+/// Starts `n` spares from `template`, each on its own task; each start
+/// reports back to the host as [`HostMsg::SpareStarted`].
+pub(crate) fn start(n: usize, template: &ClientBuilder, host: &ActorRef<HostMsg>) {
+    for _ in 0..n {
+        let builder = template.clone();
+        let host = host.clone();
+        tokio::spawn(async move {
+            let client = match builder.connect().await {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::warn!(error = %e, "a warm spare could not be started");
+                    None
+                }
+            };
+            if let Err(unsent) = host.cast(HostMsg::SpareStarted(client)) {
+                // The host is gone: the spare's drop shuts it down.
+                drop(unsent);
+            }
+        });
+    }
 }
 
-impl Spares {
-    pub(crate) fn new(want: usize, template: Box<ClientBuilder>) -> Self {
-        let key = SpareKey::of(&template).filter(|_| template.runtime.on_diagnostic.is_none());
-        if key.is_none() {
-            tracing::warn!("the warm-spare template wires callbacks in at connect: no spares");
-        }
-        Self {
-            want: if key.is_some() { want } else { 0 },
-            template,
-            key,
-            ready: VecDeque::new(),
-            starting: 0,
-        }
+/// The key of the spares `template` makes, or `None` (with a warning) when
+/// the template wires anything in at connect, a diagnostics observer
+/// included: then the host keeps no spares.
+pub(crate) fn template_key(template: &ClientBuilder) -> Option<SpareKey> {
+    let key = SpareKey::of(template).filter(|_| template.runtime.on_diagnostic.is_none());
+    if key.is_none() {
+        tracing::warn!("the warm-spare template wires callbacks in at connect: no spares");
     }
-
-    /// Slots the spares hold (ready or starting).
-    pub(crate) fn slots(&self) -> usize {
-        self.ready.len() + self.starting
-    }
-
-    pub(crate) fn ready(&self) -> usize {
-        self.ready.len()
-    }
-
-    /// A ready spare for `builder`, if it matches the template. A spare
-    /// whose CLI ended while waiting is shut down and skipped.
-    pub(crate) fn take_matching(&mut self, builder: &ClientBuilder) -> Option<Client> {
-        if self.ready.is_empty() || self.key.is_none() || SpareKey::of(builder) != self.key {
-            return None;
-        }
-        while let Some(c) = self.ready.pop_front() {
-            if !c.session().is_closed() {
-                if let Some(observer) = &builder.runtime.on_diagnostic {
-                    crate::client::forward_diagnostics(
-                        c.session().subscribe_events(),
-                        Some(observer.clone()),
-                        None,
-                    );
-                }
-                return Some(c);
-            }
-            tokio::spawn(async move { c.shutdown().await });
-        }
-        None
-    }
-
-    /// Gives up one ready spare's slot (for a session it cannot serve);
-    /// the caller shuts it down.
-    pub(crate) fn evict(&mut self) -> Option<Client> {
-        self.ready.pop_back()
-    }
-
-    /// A start finished.
-    pub(crate) fn started(&mut self, client: Option<Client>) {
-        self.starting = self.starting.saturating_sub(1);
-        if let Some(c) = client {
-            self.ready.push_back(c);
-        }
-    }
-
-    /// Every ready spare (a drain).
-    pub(crate) fn take_all(&mut self) -> Vec<Client> {
-        self.want = 0;
-        self.ready.drain(..).collect()
-    }
-
-    /// Starts spares up to the wanted count, within `room` free slots.
-    pub(crate) fn refill(&mut self, room: usize, host: &ActorRef<HostMsg>) {
-        let n = self.want.saturating_sub(self.slots()).min(room);
-        for _ in 0..n {
-            self.starting += 1;
-            let builder = (*self.template).clone();
-            let host = host.clone();
-            tokio::spawn(async move {
-                let client = match builder.connect().await {
-                    Ok(c) => Some(c),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "a warm spare could not be started");
-                        None
-                    }
-                };
-                if let Err(unsent) = host.cast(HostMsg::SpareReady(client)) {
-                    // The host is gone: the spare's drop shuts it down.
-                    drop(unsent);
-                }
-            });
-        }
-    }
+    key
 }

@@ -1,84 +1,31 @@
-//! The host's supervisor actor: the one owner of the admission queue, the
-//! session table and the counters. Every decision (admit, end, cancel,
-//! drain) is a message, so there are no locks; each session's own work runs
-//! on its own task (`lifecycle.rs`), never inside `handle`.
+//! The host's supervisor actor: a thin shell around the [`Core`]. Each
+//! message becomes one input of the core (or a question it answers); the
+//! actor applies the effects: it starts sessions' supervision tasks and
+//! spares, tells callers and waiting sessions, publishes events, outcomes
+//! and telemetry. It never awaits a session; shutdowns it asks for run on
+//! their own tasks.
 
-use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use tokio::sync::{broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::admission::{Admission, QueueFull};
 use super::config::HostConfig;
+use super::core::{Core, Effect, End, Input, Limits, Plumbing};
+use super::drain::DrainStart;
 use super::error::HostError;
 use super::events::HostEvent;
-use super::hibernate::Gate;
-use super::lifecycle::Work;
-use super::metrics::{Counters, HostMetrics};
-use super::session::{Failure, SessionHandle, SessionId, SessionOutcome, SessionStatus};
-use super::spares::Spares;
+use super::gate::Gate;
+use super::handle::SessionHandle;
+use super::lifecycle::{self, Lifecycle};
+use super::msg::{HostMsg, Restart};
+use super::outcome::{Failure, SessionId, SessionOutcome};
+use super::spares::{self, SpareKey};
+use super::status::SessionStatus;
+use super::work::Work;
 use crate::{Client, ClientBuilder};
-
-/// Messages of the host supervisor.
-pub(crate) enum HostMsg {
-    Submit {
-        tenant: String,
-        builder: Box<ClientBuilder>,
-        work: Work,
-        reply: RpcReplyPort<Result<SessionHandle, HostError>>,
-    },
-    /// A session's supervision finished.
-    Ended {
-        outcome: Arc<SessionOutcome>,
-        state: Arc<watch::Sender<SessionStatus>>,
-    },
-    /// A session restarted (its tenant).
-    Restarted(String),
-    /// A session hibernated: its CLI is gone, its slot is free.
-    Hibernated {
-        id: SessionId,
-        tenant: String,
-    },
-    /// A hibernated session wants its slot back: `go` gets `true` once
-    /// admitted, `false` when the host drains first.
-    Revive {
-        id: SessionId,
-        tenant: String,
-        go: oneshot::Sender<bool>,
-    },
-    /// A hibernated session's CLI started again.
-    Revived,
-    /// A revived session's slot, when its supervision ended before the
-    /// slot was handed over.
-    Release(String),
-    /// A warm spare's start finished (`None`: it failed).
-    SpareReady(Option<Client>),
-    /// The owner cancelled a session (it may still be queued).
-    Cancel(SessionId),
-    Get(SessionId, RpcReplyPort<Option<SessionHandle>>),
-    List(RpcReplyPort<Vec<SessionHandle>>),
-    Metrics(RpcReplyPort<HostMetrics>),
-    /// Stop admitting, cancel the queue; replies with the sessions running
-    /// (hibernated ones included), how many of them are hibernated, and how
-    /// many queued ones were cancelled.
-    Drain(RpcReplyPort<DrainStart>),
-}
-
-/// What the supervisor hands a drain.
-#[derive(Default)]
-pub(crate) struct DrainStart {
-    /// Sessions not ended, hibernated ones included.
-    pub(crate) running: Vec<SessionHandle>,
-    /// How many of them are hibernated.
-    pub(crate) hibernated: usize,
-    /// Queued sessions cancelled.
-    pub(crate) cancelled: usize,
-    /// Ready warm spares, to shut down.
-    pub(crate) spares: Vec<Client>,
-}
 
 pub(crate) struct HostActor;
 
@@ -88,45 +35,48 @@ pub(crate) struct HostArgs {
     pub(crate) events: broadcast::Sender<HostEvent>,
 }
 
-/// What waits for admission: a new session, or a hibernated one's revival.
-pub(super) enum Ticket {
-    New(Pending),
-    Revive {
-        id: SessionId,
-        go: oneshot::Sender<bool>,
-    },
+/// What a new session starts with, once admitted.
+pub(crate) struct Pending {
+    builder: Box<ClientBuilder>,
+    work: Work,
+    state: Arc<watch::Sender<SessionStatus>>,
+    stop: CancellationToken,
+    gate: Arc<Gate>,
 }
 
-impl Ticket {
-    fn is_new(&self, id: SessionId) -> bool {
-        matches!(self, Self::New(p) if p.id == id)
+/// The core's opaque types, as the actor runs it.
+pub(crate) struct Live;
+
+impl Plumbing for Live {
+    type Pending = Pending;
+    type Handle = SessionHandle;
+    type Spare = Client;
+    type Waiter = oneshot::Sender<bool>;
+    type Outcome = (Arc<SessionOutcome>, Arc<watch::Sender<SessionStatus>>);
+
+    fn spare_usable(spare: &Client) -> bool {
+        !spare.session().is_closed()
     }
 }
 
-/// A session waiting for admission.
-pub(super) struct Pending {
-    pub(super) id: SessionId,
-    pub(super) builder: Box<ClientBuilder>,
-    pub(super) work: Work,
-    pub(super) state: Arc<watch::Sender<SessionStatus>>,
-    pub(super) stop: CancellationToken,
-    pub(super) queued_at: Instant,
-    pub(super) gate: Arc<Gate>,
+pub(crate) struct HostState {
+    core: Core<Live>,
+    config: HostConfig,
+    /// What a builder must match to be served by a spare (`None`: no spares).
+    spare_key: Option<SpareKey>,
+    draining: CancellationToken,
+    events: broadcast::Sender<HostEvent>,
 }
 
-pub(crate) struct HostState {
-    pub(super) config: HostConfig,
-    pub(super) next_id: u64,
-    pub(super) admission: Admission<Ticket>,
-    /// Sessions queued, running or hibernated.
-    pub(super) sessions: HashMap<SessionId, SessionHandle>,
-    /// Sessions holding no slot: hibernated, or queued to be revived.
-    pub(super) unslotted: HashSet<SessionId>,
-    pub(super) counters: Counters,
-    pub(super) draining: CancellationToken,
-    pub(super) admitting: bool,
-    pub(super) events: broadcast::Sender<HostEvent>,
-    pub(super) spares: Option<Spares>,
+/// The callers waiting on the input being applied.
+#[derive(Default)]
+struct Replies {
+    submitted: Option<(
+        SessionHandle,
+        RpcReplyPort<Result<SessionHandle, HostError>>,
+    )>,
+    restart: Option<RpcReplyPort<Option<Restart>>>,
+    drain: Option<RpcReplyPort<DrainStart>>,
 }
 
 impl Actor for HostActor {
@@ -139,24 +89,24 @@ impl Actor for HostActor {
         myself: ActorRef<HostMsg>,
         args: HostArgs,
     ) -> Result<HostState, ActorProcessingErr> {
-        let spares = args
-            .config
+        let config = args.config;
+        let spare_key = config
             .warm_spares
-            .clone()
-            .map(|(k, template)| Spares::new(k, template));
-        let mut st = HostState {
-            config: args.config,
-            next_id: 1,
-            admission: Admission::default(),
-            sessions: HashMap::new(),
-            unslotted: HashSet::new(),
-            counters: Counters::default(),
-            draining: args.draining,
-            admitting: true,
-            events: args.events,
-            spares,
+            .as_ref()
+            .and_then(|(_, template)| spares::template_key(template));
+        let spares = match (&config.warm_spares, &spare_key) {
+            (Some((k, _)), Some(_)) => *k,
+            _ => 0,
         };
-        st.admit(&myself);
+        let limits = Limits::of(&config, spares);
+        let mut st = HostState {
+            core: Core::new(limits),
+            config,
+            spare_key,
+            draining: args.draining,
+            events: args.events,
+        };
+        st.step(&myself, Input::Open, Replies::default());
         Ok(st)
     }
 
@@ -166,130 +116,67 @@ impl Actor for HostActor {
         msg: HostMsg,
         st: &mut HostState,
     ) -> Result<(), ActorProcessingErr> {
-        match msg {
+        let mut replies = Replies::default();
+        let input = match msg {
             HostMsg::Submit {
                 tenant,
                 builder,
                 work,
                 reply,
             } => {
-                let result = st.submit(&myself, tenant, builder, work);
-                let _ = reply.send(result);
-                st.admit(&myself);
+                let (input, handle) = st.submission(&myself, tenant, builder, work);
+                replies.submitted = Some((handle, reply));
+                input
             }
-            HostMsg::Ended { outcome, state } => {
-                if !st.unslotted.remove(&outcome.id) {
-                    st.admission.release(&outcome.tenant);
-                }
-                st.end(outcome, &state);
-                st.admit(&myself);
+            HostMsg::Cancel(id) => Input::Cancel(id),
+            HostMsg::Crashed { id, reply } => {
+                replies.restart = Some(reply);
+                Input::Crashed(id)
             }
-            HostMsg::Restarted(tenant) => {
-                st.counters.restarted(&tenant);
-                st.config.telemetry.record_restart(&tenant);
-            }
-            HostMsg::Hibernated { id, tenant } => {
-                if st.unslotted.insert(id) {
-                    st.admission.release(&tenant);
-                }
-                st.counters.hibernated();
-                st.admit(&myself);
-            }
-            HostMsg::Revive { id, tenant, go } => {
-                let ticket = Ticket::Revive { id, go };
-                // Bounded by the sessions already accepted, not the queue
-                // bounds: a logical session is never refused its revival.
-                if let Err((_, Ticket::Revive { go, .. })) =
-                    st.admission.push(&tenant, ticket, usize::MAX, usize::MAX)
-                {
-                    let _ = go.send(false);
-                }
-                st.admit(&myself);
-            }
-            HostMsg::Revived => st.counters.revived(),
-            HostMsg::Release(tenant) => {
-                st.admission.release(&tenant);
-                st.admit(&myself);
-            }
-            HostMsg::SpareReady(client) => {
-                if let Some(sp) = st.spares.as_mut() {
-                    if st.admitting {
-                        sp.started(client);
-                    } else {
-                        sp.started(None);
-                        if let Some(c) = client {
-                            tokio::spawn(async move { c.shutdown().await });
-                        }
-                    }
-                }
-                st.admit(&myself);
-            }
-            HostMsg::Cancel(id) => {
-                let queued = st.sessions.get(&id).map(|h| h.tenant.clone());
-                if let Some(tenant) = queued
-                    && let Some(Ticket::New(p)) =
-                        st.admission.remove_queued(&tenant, |t| t.is_new(id))
-                {
-                    let outcome = st.unadmitted(&p, &tenant, Failure::Cancelled);
-                    st.end(outcome, &p.state);
-                }
+            HostMsg::Hibernated(id) => Input::Hibernated(id),
+            HostMsg::Revive { id, go } => Input::Revive { id, waiter: go },
+            HostMsg::Revived(id) => Input::Revived(id),
+            HostMsg::Ended { outcome, state } => Input::Ended {
+                id: outcome.id,
+                end: End {
+                    failure: outcome.failure.as_ref().map(Failure::cause_name),
+                    escalation: outcome.report.as_ref().map(|r| r.escalation),
+                },
+                outcome: (outcome, state),
+            },
+            HostMsg::SpareStarted(client) => Input::SpareStarted(client),
+            HostMsg::Drain(reply) => {
+                replies.drain = Some(reply);
+                Input::Drain
             }
             HostMsg::Get(id, reply) => {
-                let _ = reply.send(st.sessions.get(&id).cloned());
+                let _ = reply.send(st.core.handle(id).cloned());
+                return Ok(());
             }
             HostMsg::List(reply) => {
-                let mut all: Vec<_> = st.sessions.values().cloned().collect();
-                all.sort_by_key(|h| h.id);
-                let _ = reply.send(all);
+                let _ = reply.send(st.core.handles());
+                return Ok(());
             }
             HostMsg::Metrics(reply) => {
-                let _ = reply.send(st.snapshot());
+                let _ = reply.send(st.core.metrics());
+                return Ok(());
             }
-            HostMsg::Drain(reply) => {
-                st.admitting = false;
-                let mut cancelled = 0;
-                for (tenant, ticket) in st.admission.take_queued() {
-                    match ticket {
-                        Ticket::New(p) => {
-                            cancelled += 1;
-                            let outcome = st.unadmitted(&p, &tenant, Failure::Drained);
-                            st.end(outcome, &p.state);
-                        }
-                        // Still hibernated: its supervision ends it.
-                        Ticket::Revive { go, .. } => {
-                            let _ = go.send(false);
-                        }
-                    }
-                }
-                let mut running: Vec<_> = st.sessions.values().cloned().collect();
-                running.sort_by_key(|h| h.id);
-                let spares = st.spares.as_mut().map(Spares::take_all).unwrap_or_default();
-                let _ = reply.send(DrainStart {
-                    running,
-                    hibernated: st.unslotted.len(),
-                    cancelled,
-                    spares,
-                });
-            }
-        }
+        };
+        st.step(&myself, input, replies);
         Ok(())
     }
 }
 
 impl HostState {
-    fn submit(
+    /// A new session's handle, and its submission to the core.
+    fn submission(
         &mut self,
         myself: &ActorRef<HostMsg>,
         tenant: String,
         builder: Box<ClientBuilder>,
         work: Work,
-    ) -> Result<SessionHandle, HostError> {
-        if !self.admitting || self.draining.is_cancelled() {
-            self.counters.rejected();
-            return Err(HostError::Draining);
-        }
-        let id = SessionId(self.next_id);
-        self.next_id += 1;
+    ) -> (Input<Live>, SessionHandle) {
+        let id = self.core.next_id();
         let (tx, rx) = watch::channel(SessionStatus::Queued);
         let stop = self.draining.child_token();
         let gate = Gate::new();
@@ -298,58 +185,212 @@ impl HostState {
             tenant: Arc::from(tenant.as_str()),
             state: rx,
             stop: stop.clone(),
-            host: myself.clone(),
+            host: Arc::new(myself.clone()),
             gate: gate.clone(),
         };
-        let pending = Ticket::New(Pending {
+        let fits_spare = self.spare_key.is_some() && SpareKey::of(&builder) == self.spare_key;
+        let input = Input::Submit {
             id,
-            builder,
-            work,
-            state: Arc::new(tx),
-            stop,
-            queued_at: Instant::now(),
-            gate,
+            tenant,
+            pending: Pending {
+                builder,
+                work,
+                state: Arc::new(tx),
+                stop,
+                gate,
+            },
+            handle: handle.clone(),
+            fits_spare,
+        };
+        (input, handle)
+    }
+
+    /// Runs `input` through the core and applies its effects, in order.
+    fn step(&mut self, myself: &ActorRef<HostMsg>, input: Input<Live>, mut replies: Replies) {
+        for effect in self.core.on(input, Instant::now()) {
+            self.apply(myself, effect, &mut replies);
+        }
+    }
+
+    fn apply(&mut self, myself: &ActorRef<HostMsg>, effect: Effect<Live>, replies: &mut Replies) {
+        let telemetry = &self.config.telemetry;
+        match effect {
+            Effect::Queued { id, tenant, depth } => {
+                if telemetry.is_enabled() {
+                    telemetry.record_queue_depth(&tenant, depth as u64);
+                }
+                let _ = self.events.send(HostEvent::Queued { id, tenant });
+                if let Some((handle, reply)) = replies.submitted.take() {
+                    let _ = reply.send(Ok(handle));
+                }
+            }
+            Effect::Refused(e) => {
+                if let Some((_, reply)) = replies.submitted.take() {
+                    let _ = reply.send(Err(e));
+                }
+            }
+            Effect::Start {
+                id,
+                tenant,
+                pending,
+                waited,
+                depth,
+                spare,
+                evict,
+            } => self.start(myself, id, tenant, pending, waited, depth, spare, evict),
+            Effect::Revive { id, waiter, evict } => match evict {
+                Some(spare) => {
+                    tracing::debug!(session = %id, "a revival takes a warm spare's slot");
+                    tokio::spawn(async move {
+                        spare.shutdown().await;
+                        // A waiter gone has ended: its end frees the slot.
+                        let _ = waiter.send(true);
+                    });
+                }
+                None => {
+                    let _ = waiter.send(true);
+                }
+            },
+            Effect::RefuseRevival(waiter) => {
+                let _ = waiter.send(false);
+            }
+            Effect::Restart {
+                tenant,
+                attempt,
+                after,
+                ..
+            } => {
+                telemetry.record_restart(&tenant);
+                if let Some(reply) = replies.restart.take() {
+                    let _ = reply.send(Some(Restart { attempt, after }));
+                }
+            }
+            Effect::GiveUp => {
+                if let Some(reply) = replies.restart.take() {
+                    let _ = reply.send(None);
+                }
+            }
+            Effect::Unadmitted {
+                id,
+                tenant,
+                pending,
+                failure,
+                queued_for,
+            } => {
+                let outcome = Arc::new(SessionOutcome {
+                    id,
+                    tenant,
+                    result: None,
+                    turn_latency: None,
+                    failure: Some(failure),
+                    report: None,
+                    restarts: 0,
+                    queued_for,
+                    ran_for: Duration::ZERO,
+                });
+                self.publish(outcome, &pending.state);
+            }
+            Effect::Ended((outcome, state)) => self.publish(outcome, &state),
+            Effect::StartSpares(n) => {
+                if let Some((_, template)) = &self.config.warm_spares {
+                    spares::start(n, template, myself);
+                }
+            }
+            Effect::StopSpare(spare) => {
+                tokio::spawn(async move { spare.shutdown().await });
+            }
+            Effect::Draining {
+                running,
+                hibernated,
+                cancelled,
+                spares,
+            } => {
+                if let Some(reply) = replies.drain.take() {
+                    let _ = reply.send(DrainStart {
+                        running,
+                        hibernated,
+                        cancelled,
+                        spares,
+                    });
+                }
+            }
+        }
+    }
+
+    /// Starts one admitted session's supervision, on `spare` when one
+    /// serves it, after `evict` is gone when it took that spare's slot.
+    #[allow(clippy::too_many_arguments)]
+    fn start(
+        &self,
+        myself: &ActorRef<HostMsg>,
+        id: SessionId,
+        tenant: String,
+        mut p: Pending,
+        waited: Duration,
+        depth: usize,
+        spare: Option<Client>,
+        evict: Option<Client>,
+    ) {
+        let config = &self.config;
+        let telemetry = &config.telemetry;
+        if telemetry.is_enabled() {
+            telemetry.record_admission_wait(&tenant, waited);
+            telemetry.record_queue_depth(&tenant, depth as u64);
+            if !p.builder.telemetry_handle().is_enabled() {
+                p.builder.runtime.telemetry = telemetry.clone();
+            }
+        }
+        let _ = self.events.send(HostEvent::Admitted {
+            id,
+            tenant: tenant.clone(),
+            waited,
         });
-        let (max, per) = (self.config.max_queued, self.config.max_queued_per_tenant);
-        if let Err((full, _)) = self.admission.push(&tenant, pending, max, per) {
-            self.counters.rejected();
-            return Err(match full {
-                QueueFull::Global => HostError::QueueFull { limit: max },
-                QueueFull::Tenant => HostError::TenantQueueFull { tenant, limit: per },
+        if let Some(c) = &spare {
+            // An observer only listens: the one thing wired at connect
+            // that a hand-out can still attach.
+            if let Some(observer) = &p.builder.runtime.on_diagnostic {
+                crate::client::forward_diagnostics(
+                    c.session().subscribe_events(),
+                    Some(observer.clone()),
+                    None,
+                );
+            }
+            let _ = self.events.send(HostEvent::SpareTaken {
+                id,
+                tenant: tenant.clone(),
+                pid: c.pid(),
             });
         }
-        self.sessions.insert(id, handle.clone());
-        self.record_depth(&tenant);
-        let _ = self.events.send(HostEvent::Queued { id, tenant });
-        Ok(handle)
+        // Its slot is ours once it is gone.
+        let after = evict.map(|evicted| {
+            let (tx, rx) = oneshot::channel();
+            tokio::spawn(async move {
+                evicted.shutdown().await;
+                let _ = tx.send(());
+            });
+            rx
+        });
+        lifecycle::spawn(Lifecycle {
+            id,
+            tenant,
+            builder: p.builder,
+            work: p.work,
+            state: p.state,
+            stop: p.stop,
+            gate: p.gate,
+            hibernate_after: config.hibernate_after,
+            spare,
+            after,
+            draining: self.draining.clone(),
+            events: self.events.clone(),
+            host: myself.clone(),
+            queued_for: waited,
+        });
     }
 
-    pub(super) fn record_depth(&self, tenant: &str) {
-        if self.config.telemetry.is_enabled() {
-            let depth = self.admission.queued_of(tenant) as u64;
-            self.config.telemetry.record_queue_depth(tenant, depth);
-        }
-    }
-
-    /// The outcome of a session that never ran.
-    fn unadmitted(&self, p: &Pending, tenant: &str, failure: Failure) -> Arc<SessionOutcome> {
-        Arc::new(SessionOutcome {
-            id: p.id,
-            tenant: tenant.to_owned(),
-            result: None,
-            turn_latency: None,
-            failure: Some(failure),
-            report: None,
-            restarts: 0,
-            queued_for: p.queued_at.elapsed(),
-            ran_for: std::time::Duration::ZERO,
-        })
-    }
-
-    /// Counts and publishes an outcome.
-    fn end(&mut self, outcome: Arc<SessionOutcome>, state: &watch::Sender<SessionStatus>) {
-        self.counters.ended(&outcome);
-        self.sessions.remove(&outcome.id);
+    /// Publishes an outcome (its counters are in already): the event, then
+    /// the handle's status.
+    fn publish(&self, outcome: Arc<SessionOutcome>, state: &watch::Sender<SessionStatus>) {
         let _ = self.events.send(HostEvent::Ended {
             id: outcome.id,
             tenant: outcome.tenant.clone(),
@@ -365,26 +406,5 @@ impl HostState {
             restarts: outcome.restarts,
         });
         state.send_replace(SessionStatus::Ended(outcome));
-    }
-
-    fn snapshot(&self) -> HostMetrics {
-        let mut m = self.counters.totals.clone();
-        m.queued = self.admission.queued_total();
-        m.running = self.admission.running_total();
-        m.hibernated = self.unslotted.len();
-        m.logical = self.sessions.len();
-        m.spares = self.spares.as_ref().map_or(0, Spares::ready);
-        m.live = m.running + self.spares.as_ref().map_or(0, Spares::slots);
-        m.draining = !self.admitting;
-        for t in m.by_tenant.values_mut() {
-            t.queued = 0;
-            t.running = 0;
-        }
-        for tenant in self.admission.tenants() {
-            let entry = m.by_tenant.entry(tenant.to_owned()).or_default();
-            entry.queued = self.admission.queued_of(tenant);
-            entry.running = self.admission.running_of(tenant);
-        }
-        m
     }
 }

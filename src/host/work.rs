@@ -1,15 +1,45 @@
 //! What a hosted session does with one connected CLI: a job's one turn,
 //! or an interactive session's wait for its end (or its hibernation).
+//! It knows the client and what stops it, not the host.
 
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
 
+use super::gate::Gate;
 use super::hibernate;
-use super::lifecycle::Lifecycle;
+use super::outcome::SessionId;
+use super::status::SessionStatus;
 use crate::protocol::{Message, ResultMessage};
 use crate::{Client, Prompt};
 use claude_agent_actors::{ShutdownCause, ShutdownReport};
+
+/// What a hosted session does once connected.
+#[derive(Debug, Clone)]
+pub(crate) enum Work {
+    /// Run one prompt to its result, then shut down.
+    Job(Prompt),
+    /// Hand the client to its owner; end when the CLI does.
+    Interactive,
+}
+
+/// What ends a session's work from outside: its stop (the owner's cancel
+/// or the host's drain), and the drain itself (to tell the two apart).
+pub(crate) struct Stops<'a> {
+    pub(crate) id: SessionId,
+    pub(crate) stop: &'a CancellationToken,
+    pub(crate) draining: &'a CancellationToken,
+}
+
+/// When an interactive session hibernates: idle this long, and the gate
+/// and status it decides under.
+pub(crate) struct Idle<'a> {
+    pub(crate) after: Duration,
+    pub(crate) gate: &'a Gate,
+    pub(crate) state: &'a watch::Sender<SessionStatus>,
+}
 
 /// How one CLI (one attempt) ended.
 pub(super) struct Attempt {
@@ -25,15 +55,15 @@ pub(super) struct Attempt {
     pub(super) hibernated: Option<Duration>,
 }
 
-fn stop_cause(lc: &Lifecycle) -> ShutdownCause {
-    if lc.draining.is_cancelled() {
+fn stop_cause(stops: &Stops<'_>) -> ShutdownCause {
+    if stops.draining.is_cancelled() {
         ShutdownCause::HostDrain
     } else {
         ShutdownCause::Requested
     }
 }
 
-pub(super) async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> Attempt {
+pub(super) async fn run_job(client: &Client, prompt: Prompt, stops: &Stops<'_>) -> Attempt {
     let turn = async {
         let t0 = Instant::now();
         client.send(prompt).await.map_err(|e| e.to_string())?;
@@ -44,14 +74,14 @@ pub(super) async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> 
                 Ok(_) => {}
                 Err(e) if e.is_closed() => return Err(e.to_string()),
                 // A bad frame is a diagnostic, not the end of the turn.
-                Err(e) => tracing::debug!(session = %lc.id, error = %e, "skipped a frame"),
+                Err(e) => tracing::debug!(session = %stops.id, error = %e, "skipped a frame"),
             }
         }
         Err("the CLI's output ended before the result".to_owned())
     };
     let outcome = tokio::select! {
         r = turn => Some(r),
-        () = lc.stop.cancelled() => None,
+        () = stops.stop.cancelled() => None,
     };
     let session_id = client.session_id();
     match outcome {
@@ -81,7 +111,7 @@ pub(super) async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> 
             }
         }
         None => {
-            let report = client.shutdown_with(stop_cause(lc)).await;
+            let report = client.shutdown_with(stop_cause(stops)).await;
             Attempt {
                 report: Some(report),
                 result: None,
@@ -94,11 +124,16 @@ pub(super) async fn run_job(client: &Client, prompt: Prompt, lc: &Lifecycle) -> 
     }
 }
 
-pub(super) async fn run_interactive(client: &Client, lc: &Lifecycle, hibernation: u32) -> Attempt {
+pub(super) async fn run_interactive(
+    client: &Client,
+    stops: &Stops<'_>,
+    idle: Option<Idle<'_>>,
+    hibernation: u32,
+) -> Attempt {
     let idle = async {
-        match lc.hibernate_after {
-            Some(after) => {
-                hibernate::until_hibernated(client, &lc.gate, &lc.state, after, hibernation).await
+        match idle {
+            Some(i) => {
+                hibernate::until_hibernated(client, i.gate, i.state, i.after, hibernation).await
             }
             None => std::future::pending().await,
         }
@@ -106,7 +141,7 @@ pub(super) async fn run_interactive(client: &Client, lc: &Lifecycle, hibernation
     let mut hibernated = None;
     let report = tokio::select! {
         _ = client.session().closed() => client.shutdown().await,
-        () = lc.stop.cancelled() => client.shutdown_with(stop_cause(lc)).await,
+        () = stops.stop.cancelled() => client.shutdown_with(stop_cause(stops)).await,
         () = idle => {
             let t0 = Instant::now();
             let report = client.shutdown_with(ShutdownCause::Hibernate).await;

@@ -1,8 +1,7 @@
-//! The content block types, one struct per block kind.
+//! The content block types, one struct per block kind; `tool_result`,
+//! whose content holds blocks again, lives with [`Content`](super::Content).
 
 use serde_json::Value;
-
-use super::content::Content;
 
 wire_struct! {
     /// A `text` block.
@@ -46,19 +45,6 @@ wire_struct! {
         name: opt String = "name",
         /// The tool's input, as the model wrote it.
         input: opt Value = "input",
-    }
-}
-
-wire_struct! {
-    /// A `tool_result` block: the outcome of a tool call.
-    #[derive(Default)]
-    pub struct ToolResultBlock = "tool_result block", builder ToolResultBlockBuilder {
-        /// The `id` of the `tool_use` this answers.
-        tool_use_id: opt String = "tool_use_id",
-        /// The result: a string or content blocks.
-        content: opt Content = "content",
-        /// Whether the tool failed.
-        is_error: opt bool = "is_error",
     }
 }
 

@@ -1,4 +1,6 @@
-//! Content blocks and "string or blocks" content.
+//! Content blocks and "string or blocks" content. The `tool_result` block
+//! is here too: its content is again string-or-blocks, so the three types
+//! are one recursive definition (the other blocks are leaves, in `blocks.rs`).
 
 use std::fmt;
 
@@ -7,7 +9,7 @@ use serde::{Deserialize, Serialize, Serializer};
 
 use super::blocks::{
     DocumentBlock, ImageBlock, RedactedThinkingBlock, ServerToolResultBlock, TextBlock,
-    ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    ThinkingBlock, ToolUseBlock,
 };
 
 tagged_enum! {
@@ -49,6 +51,19 @@ impl ContentBlock {
             text: Some(text.into()),
             ..TextBlock::default()
         })
+    }
+}
+
+wire_struct! {
+    /// A `tool_result` block: the outcome of a tool call.
+    #[derive(Default)]
+    pub struct ToolResultBlock = "tool_result block", builder ToolResultBlockBuilder {
+        /// The `id` of the `tool_use` this answers.
+        tool_use_id: opt String = "tool_use_id",
+        /// The result: a string or content blocks.
+        content: opt Content = "content",
+        /// Whether the tool failed.
+        is_error: opt bool = "is_error",
     }
 }
 

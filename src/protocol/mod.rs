@@ -90,9 +90,9 @@ mod user;
 pub use assistant::{ApiMessage, AssistantError, AssistantMessage, StopReason, ToolUseMeta};
 pub use blocks::{
     DocumentBlock, ImageBlock, MediaSource, RedactedThinkingBlock, ServerToolResultBlock,
-    TextBlock, ThinkingBlock, ToolResultBlock, ToolUseBlock,
+    TextBlock, ThinkingBlock, ToolUseBlock,
 };
-pub use content::{Content, ContentBlock};
+pub use content::{Content, ContentBlock, ToolResultBlock};
 pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
 pub use control::hook_input::session::{
