@@ -22,6 +22,7 @@ mod demo;
 mod fake;
 mod fleet_args;
 mod host;
+mod logging;
 mod render;
 mod replay;
 mod run;
@@ -37,6 +38,8 @@ mod worker;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    verbosity: logging::Verbosity,
 }
 
 #[derive(Debug, Subcommand)]
@@ -74,6 +77,10 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // The fake CLI's stderr is the CLI's, not ours: no log lines there.
+    if !matches!(cli.command, Command::FakeCli(_)) {
+        logging::init(cli.verbosity);
+    }
     match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
