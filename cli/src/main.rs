@@ -9,13 +9,14 @@
 //! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
 //! - `worker` / `submit`: the same jobs spread over a fleet of machines
 //!   through NATS JetStream.
+//! - `completions` / `man`: a shell completion script, the man page.
 //! - `demo`: a narrated session (permission decision, tool call, in-process
 //!   MCP tool) through the real CLI against a scripted model when the CLI is
 //!   installed, else through the built-in fake CLI.
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
 mod demo;
@@ -27,6 +28,7 @@ mod render;
 mod replay;
 mod run;
 mod sessions;
+mod shell;
 mod signals;
 mod store;
 mod submit;
@@ -58,6 +60,10 @@ enum Command {
     Demo(demo::DemoArgs),
     /// List, show, rename, tag, delete, fork and import sessions.
     Sessions(sessions::SessionsArgs),
+    /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff): `claude-agent man | man -l -`.
+    Man(shell::ManArgs),
     /// The built-in fake CLI (used by `demo`).
     #[command(name = "__fake-cli", hide = true)]
     FakeCli(fake::FakeCliArgs),
@@ -89,6 +95,8 @@ fn main() -> ExitCode {
         Command::Submit(args) => submit::run(args),
         Command::Demo(args) => demo::run(&args),
         Command::Sessions(args) => sessions::run(args),
+        Command::Completions(args) => shell::completions(&args, Cli::command()),
+        Command::Man(args) => shell::man(&args, Cli::command()),
         Command::FakeCli(args) => fake::run(&args),
     }
 }
