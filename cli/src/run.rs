@@ -417,6 +417,8 @@ impl Printer {
             Message::System(SystemMessage::MirrorError(m)) => {
                 self.note(&crate::store::mirror_error_line(m));
             }
+            // Otherwise a failing API looks like a hang.
+            Message::System(SystemMessage::ApiRetry(r)) => self.note(&render::retry_line(r)),
             _ => {}
         }
     }
