@@ -8,12 +8,15 @@ use claude_agent::fleet::{Fleet, FleetError, StreamLayout};
 use crate::args::seconds;
 use crate::store::with_causes;
 
+/// The default of `--prefix`.
+pub(crate) const DEFAULT_PREFIX: &str = "claude-agent";
+
 /// Where the fleet's streams are (defaults: see the README's "Fleet").
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct LayoutArgs {
     /// Prefix of every stream, subject and consumer name (one fleet per
     /// prefix on a server).
-    #[arg(long, value_name = "NAME", default_value = "claude-agent")]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_PREFIX)]
     pub(crate) prefix: String,
     /// Seconds a delivered job may go without an ack or a progress mark
     /// before it is redelivered.

@@ -6,7 +6,7 @@
 //! drain cuts every session's current shutdown wait short).
 
 mod jobs;
-mod progress;
+pub(crate) mod progress;
 pub(crate) mod summary;
 
 use std::collections::HashMap;
@@ -251,7 +251,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             }
             Some(outcome) = pending.next() => {
                 summary.add(&outcome, by_session.get(&outcome.id));
-                progress.draw(summary.jobs, summary.failed(), running);
+                progress.draw(summary.jobs, format!("{running} running, {} failed", summary.failed()));
             }
             ev = events.recv() => match ev {
                 Ok(ev) => {

@@ -1,4 +1,5 @@
-//! The progress bar on a terminal's stderr (indicatif).
+//! The progress bar on a terminal's stderr (indicatif), of `host` and of
+//! `submit --wait`.
 
 use std::io::IsTerminal;
 
@@ -25,9 +26,9 @@ impl Progress {
         Self { bar }
     }
 
-    pub(crate) fn draw(&self, done: usize, failed: usize, running: usize) {
-        self.bar
-            .set_message(format!("{running} running, {failed} failed"));
+    /// `done` jobs of the total, and what else to say (`3 running, 1 failed`).
+    pub(crate) fn draw(&self, done: usize, message: String) {
+        self.bar.set_message(message);
         self.bar.set_position(done as u64);
     }
 

@@ -32,6 +32,9 @@ pub(crate) struct Summary {
     pub(crate) duplicates: Option<usize>,
     /// `host --warm-spares` only: jobs a warm spare served.
     pub(crate) spares_used: Option<u64>,
+    /// `submit --wait` only: jobs with no outcome yet (still queued or
+    /// running when the wait ended), each `{line, job_id}`.
+    pending: Option<Vec<Value>>,
 }
 
 /// How many failures the human summary lists one by one.
@@ -113,14 +116,27 @@ impl Summary {
         }
     }
 
-    /// A job whose outcome never came (`submit --wait` timed out).
-    pub(crate) fn add_missing(&mut self, job_id: &str, line: usize) {
+    /// The summary of `submit --wait`: it counts duplicates and pending jobs.
+    pub(crate) fn for_submit() -> Self {
+        Self {
+            duplicates: Some(0),
+            pending: Some(Vec::new()),
+            ..Self::default()
+        }
+    }
+
+    /// A job with no outcome yet when `submit --wait` stopped waiting: not
+    /// failed, still queued or running.
+    pub(crate) fn add_pending(&mut self, job_id: &str, line: usize) {
         self.jobs += 1;
-        *self.failed_by_cause.entry("no_outcome".into()).or_default() += 1;
-        self.failures.push(json!({
-            "line": line, "job_id": job_id, "failure": "no_outcome",
-            "message": "no outcome was recorded before the timeout",
-        }));
+        self.pending
+            .get_or_insert_with(Vec::new)
+            .push(json!({"line": line, "job_id": job_id}));
+    }
+
+    /// Jobs [`add_pending`](Self::add_pending) counted.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending.as_ref().map_or(0, Vec::len)
     }
 
     pub(crate) fn failed(&self) -> usize {
@@ -166,6 +182,10 @@ impl Summary {
         if let (Some(n), Some(o)) = (self.spares_used, line.as_object_mut()) {
             o.insert("spares_used".into(), json!(n));
         }
+        if let (Some(p), Some(o)) = (&self.pending, line.as_object_mut()) {
+            o.insert("pending".into(), json!(p.len()));
+            o.insert("pending_jobs".into(), json!(p));
+        }
         line
     }
 
@@ -175,8 +195,12 @@ impl Summary {
                 format!("{:.1} ms", d.as_secs_f64() * 1e3)
             })
         };
+        let pending = match self.pending() {
+            0 => String::new(),
+            n => format!(", {n} pending"),
+        };
         println!(
-            "{} jobs in {:.2} s: {} completed, {} failed{}",
+            "{} jobs in {:.2} s: {} completed, {} failed{pending}{}",
             self.jobs,
             self.elapsed.as_secs_f64(),
             self.completed,
