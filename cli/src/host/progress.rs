@@ -19,9 +19,11 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         // The template is a constant; the fallback only guards a typo.
-        let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} done, {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("#>.");
+        let style = ProgressStyle::with_template(
+            "[{bar:30}] {pos}/{len} done, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("#>.");
         let bar = ProgressBar::with_draw_target(Some(total as u64), target).with_style(style);
         Self { bar }
     }
