@@ -479,7 +479,11 @@ impl Printer {
             } else {
                 "failed"
             };
-            self.line(&json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes}).to_string());
+            self.line(
+                &json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes,
+                    "exit": e.exit()})
+                .to_string(),
+            );
         }
     }
 

@@ -458,3 +458,29 @@ fn on_a_terminal_the_progress_bar_shows_elapsed_time_and_an_eta() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!err.contains("elapsed"), "{err}");
 }
+
+#[test]
+fn a_cli_that_exits_before_initialize_has_its_exit_in_the_ended_event_and_the_summary() {
+    let fake = fake(Script::new().stderr("fatal: no config").exit(5));
+    let jobs = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "go"})]);
+    let out = host_cmd(&fake, &jobs, &["--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = lines(&out);
+    let ended = lines.iter().find(|l| l["kind"] == "ended").unwrap();
+    assert_eq!(ended["failure"], "connect", "{ended}");
+    assert!(
+        ended["message"].as_str().unwrap().contains("exit code 5"),
+        "{ended}"
+    );
+    assert_eq!(ended["exit"]["code"], 5, "{ended}");
+    assert_eq!(ended["stderr_tail"][0], "fatal: no config", "{ended}");
+    let others = lines
+        .iter()
+        .filter(|l| l["kind"] != "ended" && l["kind"] != "summary");
+    for other in others {
+        assert!(other.get("exit").is_none(), "only the ended event: {other}");
+    }
+    let failure = &lines.last().unwrap()["failures"][0];
+    assert_eq!(failure["exit"]["code"], 5, "{failure}");
+    assert_eq!(failure["stderr_tail"][0], "fatal: no config", "{failure}");
+}

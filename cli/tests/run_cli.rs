@@ -425,3 +425,18 @@ fn skipped_lines_get_one_stderr_line_each_in_human_mode() {
     assert!(err.contains("oversized, 4999 bytes"), "{err}");
     assert!(err.contains("3 stdout line(s) skipped"), "{err}");
 }
+
+#[test]
+fn with_json_a_cli_that_exits_before_initialize_has_its_exit_code_in_the_error() {
+    let fake = fake(Script::new().stderr("fatal: no config").exit(5));
+    let out = run(&fake, &["--json", "hi"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let lines = lines(&out);
+    let error = lines.iter().find(|l| l["kind"] == "error").unwrap();
+    assert!(
+        error["message"].as_str().unwrap().contains("exit code 5"),
+        "{error}"
+    );
+    assert_eq!(error["exit"]["code"], 5, "{error}");
+    assert_eq!(error["exit"]["signal"], Value::Null, "{error}");
+}

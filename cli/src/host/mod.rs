@@ -5,6 +5,7 @@
 //! SIGINT or 143 SIGTERM drained the host (a further signal during the
 //! drain cuts every session's current shutdown wait short).
 
+mod failure;
 mod jobs;
 pub(crate) mod progress;
 pub(crate) mod summary;
@@ -232,6 +233,10 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
         }
     }
     let mut out = std::io::stdout().lock();
+    // `ended` events waiting for their outcome (see `failure::incomplete`),
+    // and the failures of the outcomes in so far.
+    let mut held: HashMap<SessionId, Value> = HashMap::new();
+    let mut failures: HashMap<SessionId, claude_agent::host::Failure> = HashMap::new();
     let (mut running, mut drain_report) = (0usize, None);
     let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
     let mut signalled: Option<StopSignal> = None;
@@ -251,6 +256,13 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             }
             Some(outcome) = pending.next() => {
                 summary.add(&outcome, by_session.get(&outcome.id));
+                if let Some(f) = &outcome.failure {
+                    if let Some(mut ev) = held.remove(&outcome.id) {
+                        failure::fill(&mut ev, f);
+                        let _ = writeln!(out, "{ev}");
+                    }
+                    failures.insert(outcome.id, f.clone());
+                }
                 progress.draw(summary.jobs, format!("{running} running, {} failed", summary.failed()));
             }
             ev = events.recv() => match ev {
@@ -261,7 +273,22 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
                         _ => {}
                     }
                     if args.json {
-                        let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+                        let mut v = with_job(&ev, &by_session);
+                        // A start failure's exit is in its outcome: fill it
+                        // in from there, now or when the outcome comes.
+                        if failure::incomplete(&v) {
+                            let id = event_session(&v);
+                            match id.and_then(|id| failures.get(&id)) {
+                                Some(f) => failure::fill(&mut v, f),
+                                None => {
+                                    if let Some(id) = id {
+                                        held.insert(id, v);
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                        let _ = writeln!(out, "{v}");
                     }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
@@ -308,8 +335,17 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
     // outcome was published: print what the loop has not.
     while let Ok(ev) = events.try_recv() {
         if args.json {
-            let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+            let mut v = with_job(&ev, &by_session);
+            let found = event_session(&v).and_then(|id| failures.get(&id));
+            if let (true, Some(f)) = (failure::incomplete(&v), found) {
+                failure::fill(&mut v, f);
+            }
+            let _ = writeln!(out, "{v}");
         }
+    }
+    // Every outcome is in: nothing should be left, but never drop an event.
+    for ev in held.into_values() {
+        let _ = writeln!(out, "{ev}");
     }
     drop(diag_tx);
     while let Ok((_, _)) = diag_rx.try_recv() {
@@ -356,6 +392,11 @@ fn runtime_settings(builder: ClientBuilder, args: &HostArgs, s: &Settings) -> Cl
         .term_grace(s.term_grace)
         .initialize_timeout(s.timeout)
         .control_timeout(s.timeout)
+}
+
+/// The session an event's JSON names.
+fn event_session(v: &Value) -> Option<SessionId> {
+    v.get("id").and_then(Value::as_u64).map(SessionId)
 }
 
 /// The event's JSON with the job's line (and `id`, when the job had one).

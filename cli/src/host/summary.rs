@@ -56,8 +56,8 @@ impl Summary {
                     "job_id": job.and_then(|j| j.1.clone()),
                     "failure": f.cause_name(),
                     "message": f.to_string(),
-                    "exit": f.exit(),
-                    "stderr_tail": f.stderr_tail(),
+                    "exit": super::failure::exit(f),
+                    "stderr_tail": super::failure::stderr_tail(f),
                 }));
             }
         }
