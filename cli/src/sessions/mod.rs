@@ -43,7 +43,11 @@ pub(crate) struct SessionsArgs {
 #[derive(Debug, Subcommand)]
 enum SessionsCommand {
     /// The project's sessions, newest first.
-    List,
+    List {
+        /// At most N sessions (the newest).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
+    },
     /// A session's details and messages (or one subagent's messages).
     Show {
         /// The session id.
@@ -180,10 +184,12 @@ async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
         None => SessionSource::local_default()?,
     };
     match &args.command {
-        SessionsCommand::List => {
-            for info in list_sessions(&source, &project).await? {
-                out.session(&info);
+        SessionsCommand::List { limit } => {
+            let mut sessions = list_sessions(&source, &project).await?;
+            if let Some(n) = limit {
+                sessions.truncate(usize::try_from(*n).unwrap_or(usize::MAX));
             }
+            out.sessions(&sessions);
         }
         SessionsCommand::Show {
             id,
