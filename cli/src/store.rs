@@ -37,6 +37,35 @@ pub(crate) async fn open(
     }
 }
 
+/// The folder a `file:` store URL names (`%XX` decoded, as `open_store`
+/// reads it), or `None` for another scheme or a malformed URL.
+pub(crate) fn file_folder(url: &str) -> Option<std::path::PathBuf> {
+    let (scheme, rest) = url.split_once(':')?;
+    if !scheme.eq_ignore_ascii_case("file") {
+        return None;
+    }
+    let path = rest.strip_prefix("//")?;
+    let path = path.strip_prefix("localhost").unwrap_or(path);
+    if !path.starts_with('/') {
+        return None;
+    }
+    let bytes = path.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            decoded.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    use std::os::unix::ffi::OsStringExt;
+    Some(std::ffi::OsString::from_vec(decoded).into())
+}
+
 /// An error and its sources on one line, `: `-separated, each said once.
 pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
     let mut text = e.to_string();
@@ -80,4 +109,18 @@ pub(crate) fn mirror_counts(report: &ShutdownReport) -> Option<String> {
     Some(format!(
         "session store: {persisted} transcript entries persisted, {unpersisted} not"
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_urls_name_their_folder_decoded() {
+        assert_eq!(file_folder("file:///a/b%20c"), Some("/a/b c".into()));
+        assert_eq!(file_folder("FILE://localhost/x"), Some("/x".into()));
+        assert_eq!(file_folder("file://relative"), None);
+        assert_eq!(file_folder("postgres://h/db"), None);
+        assert_eq!(file_folder("file:///bad%2"), None);
+    }
 }

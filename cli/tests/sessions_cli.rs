@@ -244,3 +244,27 @@ fn list_has_a_header_row_and_limit_keeps_the_newest() {
     let out = f.sessions(&["list", "--limit", "0"]);
     assert_eq!(out.status.code(), Some(64), "{}", stderr(&out));
 }
+
+#[test]
+fn a_file_store_whose_folder_is_missing_is_an_error_naming_it() {
+    let f = Fixture::new();
+    let parent = tempfile::tempdir().unwrap();
+    let missing = parent.path().join("no such store");
+    let url = format!("file://{}", missing.display()).replace(' ', "%20");
+    for args in [
+        vec!["list"],
+        vec!["show", SESSION],
+        vec!["tag", SESSION, "x"],
+    ] {
+        let mut all = args.clone();
+        all.extend(["--store", url.as_str()]);
+        let err = f.fails(&all);
+        assert!(
+            err.contains(&missing.display().to_string()) && err.contains("does not exist"),
+            "{args:?}: {err}"
+        );
+    }
+    // `import` creates it.
+    f.json(&["import", SESSION, "--store", &url]);
+    assert_eq!(f.json(&["list", "--store", &url]).len(), 1);
+}

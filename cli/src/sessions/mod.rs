@@ -108,6 +108,8 @@ enum Failure {
     ImportNeedsStore,
     #[error("gave up after {0:?} (--timeout)")]
     TimedOut(Duration),
+    #[error("the store's folder {} does not exist", .0.display())]
+    NoStoreFolder(PathBuf),
 }
 
 pub(crate) fn run(args: SessionsArgs) -> ExitCode {
@@ -172,6 +174,18 @@ async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
         Some(url) => Some(open_store(url).await?),
         None => None,
     };
+    // A file store reads a missing folder as empty: a typo in the URL
+    // would list nothing and succeed. Only `import` may create it.
+    let folder = args.store.as_deref().and_then(crate::store::file_folder);
+    if let (Some(folder), false) = (
+        folder,
+        matches!(args.command, SessionsCommand::Import { .. }),
+    ) {
+        let is_dir = tokio::fs::metadata(&folder).await.is_ok_and(|m| m.is_dir());
+        if !is_dir {
+            return Err(Failure::NoStoreFolder(folder));
+        }
+    }
     if let SessionsCommand::Import { id } = &args.command {
         let store: Arc<dyn SessionStore> = store.ok_or(Failure::ImportNeedsStore)?;
         let local = LocalSessions::from_env()?;
