@@ -28,6 +28,7 @@ mod render;
 mod replay;
 mod run;
 mod sessions;
+mod shebang;
 mod shell;
 mod signals;
 mod store;

@@ -146,7 +146,13 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let out = Printer::new(args.json);
+    // Read before the runtime starts: it is file I/O.
+    let interpreter = args
+        .cli
+        .as_deref()
+        .and_then(crate::shebang::missing_interpreter)
+        .map(|i| (args.cli.clone().unwrap_or_default(), i));
+    let out = Printer::new(args.json, interpreter);
     let outcome = runtime.block_on(session(&args, timing, &out));
     ExitCode::from(match outcome {
         Outcome::Success => 0,
@@ -352,11 +358,13 @@ fn write_artifact(path: &PathBuf, client: &Client) -> std::io::Result<()> {
 #[derive(Clone)]
 struct Printer {
     json: bool,
+    /// `--cli` and the missing interpreter its `#!` line names, if so.
+    interpreter: Option<(PathBuf, PathBuf)>,
 }
 
 impl Printer {
-    fn new(json: bool) -> Self {
-        Self { json }
+    fn new(json: bool, interpreter: Option<(PathBuf, PathBuf)>) -> Self {
+        Self { json, interpreter }
     }
 
     fn line(&self, text: &str) {
@@ -459,6 +467,23 @@ impl Printer {
     /// object on stdout saying what failed, so a consumer of the stream is
     /// never left with nothing.
     fn failure(&self, e: &Error) {
+        // The OS says a script whose interpreter is missing is not found.
+        if let (true, Some((cli, interpreter))) = (e.is_cli_not_found(), &self.interpreter) {
+            let message = format!(
+                "the CLI {} cannot start: its #! line names the interpreter {}, which does not exist",
+                cli.display(),
+                interpreter.display()
+            );
+            self.note(&message);
+            if self.json {
+                self.line(
+                    &json!({"kind": "error", "error": "interpreter_not_found", "message": message,
+                        "interpreter": interpreter.display().to_string(), "causes": [], "exit": null})
+                    .to_string(),
+                );
+            }
+            return;
+        }
         // With its causes: "could not load X" alone hides the corrupt row.
         eprintln!("claude-agent run: {}", crate::store::with_causes(e));
         if self.json {
