@@ -83,6 +83,8 @@ pub(crate) struct RunArgs {
     /// file:///folder, postgres://..., redis://...).
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Resume this session; with --store, restored from the store when the
     /// CLI's own files are missing.
     #[arg(long, value_name = "ID")]
@@ -126,6 +128,7 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
             term_grace: t,
             interrupt_after: i,
             timeout: w,
+            store_timeout: args.store_timeout.get()?,
         })
     });
     let timing = match durations {
@@ -170,6 +173,7 @@ struct Timing {
     term_grace: Duration,
     interrupt_after: Option<Duration>,
     timeout: Duration,
+    store_timeout: Duration,
 }
 
 async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
@@ -178,6 +182,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
         term_grace,
         interrupt_after,
         timeout,
+        store_timeout,
     } = timing;
     let mut options = Options::new();
     options.cli_path = args.cli.clone();
@@ -188,7 +193,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     options.include_partial_messages = args.include_partial;
     options.resume = args.resume.clone();
     let store = match &args.store {
-        Some(url) => match crate::store::open(url, timeout).await {
+        Some(url) => match crate::store::open(url, store_timeout, "run").await {
             Ok(store) => Some(store),
             Err(e) => {
                 out.store_failure(&e.message);

@@ -1,5 +1,6 @@
-//! What `run` says on stderr while it waits on something else: an API the
-//! CLI retries, a session store that does not answer.
+//! What the tool says on stderr while it waits on something else: an API
+//! the CLI retries, a session store that does not answer (`run`, `host`,
+//! `sessions`).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../../tests/common/mod.rs"]
@@ -7,7 +8,11 @@ mod common;
 #[path = "../../tests/real_cli/mod.rs"]
 mod real_cli;
 
+use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use claude_agent_testkit::Script;
 use claude_agent_testkit::model::{ModelScript, Reply};
@@ -116,4 +121,128 @@ async fn the_real_clis_retries_of_a_failing_api_are_shown() {
         retries[0].contains("attempt 1 of 2") && retries[0].contains("529"),
         "{err}"
     );
+}
+
+/// A server on 127.0.0.1 that accepts connections and never answers.
+struct Stalled {
+    port: u16,
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Stalled {
+    fn start() -> Self {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let stopped = stop.clone();
+        let thread = std::thread::spawn(move || {
+            let mut held = Vec::new();
+            for conn in listener.incoming() {
+                if stopped.load(Ordering::SeqCst) {
+                    break;
+                }
+                // Held open, never read or written.
+                held.extend(conn.ok());
+            }
+        });
+        Self {
+            port,
+            stop,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Stalled {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wakes the accept loop to see the flag.
+        let _ = TcpStream::connect(("127.0.0.1", self.port));
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// Asserts `err` says what the tool waits for and that it gave up at
+/// `--store-timeout`, naming the server but not the password.
+fn assert_stalled_store_reported(err: &str, command: &str, address: &str) {
+    let waiting = format!(
+        "claude-agent {command}: waiting for the session store at {address} to answer (up to 3.0 s, --store-timeout)"
+    );
+    assert!(err.lines().any(|l| l == waiting), "{err}");
+    assert!(
+        err.contains(&format!(
+            "the session store at {address} did not answer within 3.0 s (--store-timeout)"
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("secret"), "the password leaked: {err}");
+}
+
+#[test]
+fn a_store_that_does_not_answer_is_reported_and_given_up_on_at_store_timeout() {
+    let server = Stalled::start();
+    let fake = fake(Script::new());
+    for (scheme, url) in [
+        (
+            "postgres",
+            format!("postgres://u:secret@127.0.0.1:{}/db", server.port),
+        ),
+        (
+            "redis",
+            format!("redis://:secret@127.0.0.1:{}", server.port),
+        ),
+    ] {
+        let started = Instant::now();
+        let out = run(&fake, &["--store", &url, "--store-timeout", "3", "hi"]);
+        let took = started.elapsed();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        assert_stalled_store_reported(
+            &stderr(&out),
+            "run",
+            &format!("{scheme}://127.0.0.1:{}", server.port),
+        );
+        assert!(took < Duration::from_secs(10), "took {took:?}");
+    }
+    assert!(fake.cli.recorded_argv().is_none(), "no CLI was started");
+}
+
+#[test]
+fn host_and_sessions_bound_a_stalled_store_by_store_timeout_too() {
+    let server = Stalled::start();
+    let url = format!("redis://127.0.0.1:{}", server.port);
+    let address = url.clone();
+    let fake = fake(Script::new());
+    let jobs = fake.dir.path().join("jobs.ndjson");
+    std::fs::write(&jobs, "{\"tenant\": \"a\", \"prompt\": \"x\"}\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["host", "--store", &url, "--store-timeout", "3", "--jobs"])
+        .arg(&jobs)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert_stalled_store_reported(&stderr(&out), "host", &address);
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["sessions", "list", "--store", &url, "--store-timeout", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_stalled_store_reported(&stderr(&out), "sessions", &address);
+}
+
+#[test]
+fn a_store_that_answers_quickly_says_nothing_about_waiting() {
+    let store = tempfile::tempdir().unwrap();
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(result("success", "ok")),
+    );
+    let url = format!("file://{}", store.path().display());
+    let out = run(&fake, &["--store", &url, "hi"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(!stderr(&out).contains("waiting for"), "{}", stderr(&out));
 }

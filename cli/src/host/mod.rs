@@ -73,6 +73,8 @@ pub(crate) struct HostArgs {
     /// file:///folder, postgres://..., redis://...); restarts resume from it.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Keep K CLIs started and initialised ahead of demand; a job without
     /// options of its own (only tenant, prompt and id) gets one instead of
     /// a cold start. Spares count against --concurrency. Not with --store
@@ -96,6 +98,7 @@ struct Settings {
     term_grace: Duration,
     timeout: Duration,
     drain_deadline: Duration,
+    store_timeout: Duration,
 }
 
 pub(crate) fn run(args: HostArgs) -> ExitCode {
@@ -105,6 +108,7 @@ pub(crate) fn run(args: HostArgs) -> ExitCode {
             term_grace: seconds("term-grace", args.term_grace)?,
             timeout: seconds("timeout", args.timeout)?,
             drain_deadline: seconds("drain-deadline", args.drain_deadline)?,
+            store_timeout: args.store_timeout.get()?,
         })
     })();
     let settings = match settings {
@@ -164,7 +168,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
         RestartPolicy::Never
     };
     let store = match &args.store {
-        Some(url) => match crate::store::open(url, s.timeout).await {
+        Some(url) => match crate::store::open(url, s.store_timeout, "host").await {
             Ok(store) => Some(store),
             Err(e) if e.bad_url => return usage(&e.message),
             Err(e) => {

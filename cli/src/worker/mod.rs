@@ -56,6 +56,8 @@ pub(crate) struct WorkerArgs {
     /// a session (or rerun after its worker died) resumes from it.
     #[arg(long, value_name = "URL")]
     store: String,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Jobs running at once.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     concurrency: u32,
@@ -148,15 +150,16 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
             seconds("grace", args.grace)?,
             seconds("term-grace", args.term_grace)?,
             seconds("timeout", args.timeout)?,
+            args.store_timeout.get()?,
         ))
     })();
-    let ((drain_deadline, grace, term_grace, timeout), layout) =
+    let ((drain_deadline, grace, term_grace, timeout, store_timeout), layout) =
         match (durations, args.layout.layout()) {
             (Ok(d), Ok(l)) => (d, l),
             (Err(e), _) | (_, Err(e)) => return usage(&e),
         };
     let (ack_wait, max_deliveries) = (layout.ack_wait, u64::from(layout.max_deliveries));
-    let store = match crate::store::open(&args.store, timeout).await {
+    let store = match crate::store::open(&args.store, store_timeout, "worker").await {
         Ok(s) => s,
         Err(e) if e.bad_url => return usage(&e.message),
         Err(e) => return fatal(&e.message),
