@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use claude_agent::fleet::async_nats::ConnectOptions;
 use claude_agent::fleet::{Fleet, FleetError, StreamLayout};
 
 use crate::args::seconds;
@@ -50,8 +51,19 @@ impl LayoutArgs {
 /// Why the fleet could not be opened, in one line; `incompatible` when an
 /// existing stream or consumer does not fit the layout.
 pub(crate) async fn connect(url: &str, layout: StreamLayout) -> Result<Fleet, String> {
-    Fleet::connect(url, layout).await.map_err(|e| match e {
-        FleetError::Incompatible(e) => e.to_string(),
-        e => with_causes(&e),
-    })
+    connect_with(url, layout, ConnectOptions::new()).await
+}
+
+/// [`connect`] with the NATS client's options (the worker's event callback).
+pub(crate) async fn connect_with(
+    url: &str,
+    layout: StreamLayout,
+    options: ConnectOptions,
+) -> Result<Fleet, String> {
+    Fleet::connect_with(url, layout, options)
+        .await
+        .map_err(|e| match e {
+            FleetError::Incompatible(e) => e.to_string(),
+            e => with_causes(&e),
+        })
 }

@@ -20,6 +20,7 @@
 //! incompatible stream layout included); 64 usage error; 130/143 stopped
 //! by SIGINT/SIGTERM.
 
+mod connection;
 mod job;
 mod out;
 mod verdict;
@@ -164,7 +165,9 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
         Err(e) if e.bad_url => return usage(&e.message),
         Err(e) => return fatal(&e.message),
     };
-    let fleet = match crate::fleet_args::connect(&args.queue, layout).await {
+    let out = Out::start(args.json);
+    let options = connection::options(out.clone(), &args.queue);
+    let fleet = match crate::fleet_args::connect_with(&args.queue, layout, options).await {
         Ok(f) => f,
         Err(e) => return fatal(&e),
     };
@@ -189,7 +192,6 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     if let Some(cli) = &args.cli {
         base = base.cli_path(cli);
     }
-    let out = Out::start(args.json);
     let ctx = Arc::new(Ctx {
         fleet,
         host,
