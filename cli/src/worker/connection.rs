@@ -34,7 +34,9 @@ fn report(out: &Out, url: &str, lost: &AtomicBool, event: &Event) {
             json!({"kind": "nats_reconnected", "url": url}),
             format!("reconnected to NATS at {url}"),
         ),
-        Event::Connected => {}
+        // Closing and draining are the worker's own doing (a failed
+        // start drops the client too).
+        Event::Connected | Event::Closed | Event::Draining => {}
         // Each failed reconnect attempt: the lost line said it already.
         Event::ClientError(_) if lost.load(Ordering::SeqCst) => {}
         other => out.emit_now(
