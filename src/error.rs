@@ -174,6 +174,33 @@ impl Error {
         )
     }
 
+    /// How the CLI ended, when this error knows: it exited before
+    /// answering `initialize`, closed its output before a turn's result,
+    /// or went away before replying to a control request.
+    pub fn exit(&self) -> Option<crate::ExitInfo> {
+        match self {
+            Self::Start(StartError::ExitedBeforeInitialize { exit, .. })
+            | Self::Session(SessionError::ClosedBeforeResult { exit, .. })
+            | Self::Control(ControlError::Closed { exit, .. }) => *exit,
+            _ => None,
+        }
+    }
+
+    /// The CLI's last stderr lines (joined with `\n`), when this error
+    /// carries them (the same cases as [`exit`](Self::exit), and an
+    /// `initialize` that timed out).
+    pub fn stderr_tail(&self) -> Option<&str> {
+        match self {
+            Self::Start(
+                StartError::ExitedBeforeInitialize { stderr_tail, .. }
+                | StartError::InitializeTimeout { stderr_tail, .. },
+            )
+            | Self::Session(SessionError::ClosedBeforeResult { stderr_tail, .. })
+            | Self::Control(ControlError::Closed { stderr_tail, .. }) => Some(stderr_tail),
+            _ => None,
+        }
+    }
+
     /// Whether the session was shutting down and refused new work.
     pub fn is_shutting_down(&self) -> bool {
         matches!(
@@ -208,6 +235,22 @@ mod tests {
         assert_eq!(report, e.to_string());
         assert!(report.contains("npm install -g @anthropic-ai/claude-code"));
         assert!(format!("{e:#?}").starts_with("Discovery(\n    NotFound {"));
+    }
+
+    #[test]
+    fn a_cli_that_exited_before_initialize_says_how_it_ended() {
+        let exit = crate::ExitInfo {
+            code: Some(3),
+            signal: None,
+        };
+        let e = Error::from(StartError::ExitedBeforeInitialize {
+            exit: Some(exit),
+            stderr_tail: "loading\nfatal: no config".into(),
+        });
+        assert_eq!(e.exit(), Some(exit));
+        assert_eq!(e.stderr_tail(), Some("loading\nfatal: no config"));
+        let e = Error::from(OptionsError::ZeroMaxTurns);
+        assert_eq!((e.exit(), e.stderr_tail()), (None, None));
     }
 
     #[test]

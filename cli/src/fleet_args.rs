@@ -3,17 +3,21 @@
 
 use std::time::Duration;
 
+use claude_agent::fleet::async_nats::ConnectOptions;
 use claude_agent::fleet::{Fleet, FleetError, StreamLayout};
 
 use crate::args::seconds;
 use crate::store::with_causes;
+
+/// The default of `--prefix`.
+pub(crate) const DEFAULT_PREFIX: &str = "claude-agent";
 
 /// Where the fleet's streams are (defaults: see the README's "Fleet").
 #[derive(Debug, Clone, clap::Args)]
 pub(crate) struct LayoutArgs {
     /// Prefix of every stream, subject and consumer name (one fleet per
     /// prefix on a server).
-    #[arg(long, value_name = "NAME", default_value = "claude-agent")]
+    #[arg(long, value_name = "NAME", default_value = DEFAULT_PREFIX)]
     pub(crate) prefix: String,
     /// Seconds a delivered job may go without an ack or a progress mark
     /// before it is redelivered.
@@ -47,8 +51,19 @@ impl LayoutArgs {
 /// Why the fleet could not be opened, in one line; `incompatible` when an
 /// existing stream or consumer does not fit the layout.
 pub(crate) async fn connect(url: &str, layout: StreamLayout) -> Result<Fleet, String> {
-    Fleet::connect(url, layout).await.map_err(|e| match e {
-        FleetError::Incompatible(e) => e.to_string(),
-        e => with_causes(&e),
-    })
+    connect_with(url, layout, ConnectOptions::new()).await
+}
+
+/// [`connect`] with the NATS client's options (the worker's event callback).
+pub(crate) async fn connect_with(
+    url: &str,
+    layout: StreamLayout,
+    options: ConnectOptions,
+) -> Result<Fleet, String> {
+    Fleet::connect_with(url, layout, options)
+        .await
+        .map_err(|e| match e {
+            FleetError::Incompatible(e) => e.to_string(),
+            e => with_causes(&e),
+        })
 }

@@ -9,23 +9,27 @@
 //! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
 //! - `worker` / `submit`: the same jobs spread over a fleet of machines
 //!   through NATS JetStream.
+//! - `completions` / `man`: a shell completion script, the man page.
 //! - `demo`: a narrated session (permission decision, tool call, in-process
 //!   MCP tool) through the real CLI against a scripted model when the CLI is
 //!   installed, else through the built-in fake CLI.
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 mod args;
 mod demo;
 mod fake;
 mod fleet_args;
 mod host;
+mod logging;
 mod render;
 mod replay;
 mod run;
 mod sessions;
+mod shebang;
+mod shell;
 mod signals;
 mod store;
 mod submit;
@@ -37,6 +41,8 @@ mod worker;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    verbosity: logging::Verbosity,
 }
 
 #[derive(Debug, Subcommand)]
@@ -55,6 +61,10 @@ enum Command {
     Demo(demo::DemoArgs),
     /// List, show, rename, tag, delete, fork and import sessions.
     Sessions(sessions::SessionsArgs),
+    /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
+    Completions(shell::CompletionsArgs),
+    /// Print the man page (roff): `claude-agent man | man -l -`.
+    Man(shell::ManArgs),
     /// The built-in fake CLI (used by `demo`).
     #[command(name = "__fake-cli", hide = true)]
     FakeCli(fake::FakeCliArgs),
@@ -74,6 +84,10 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    // The fake CLI's stderr is the CLI's, not ours: no log lines there.
+    if !matches!(cli.command, Command::FakeCli(_)) {
+        logging::init(cli.verbosity);
+    }
     match cli.command {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
@@ -82,6 +96,8 @@ fn main() -> ExitCode {
         Command::Submit(args) => submit::run(args),
         Command::Demo(args) => demo::run(&args),
         Command::Sessions(args) => sessions::run(args),
+        Command::Completions(args) => shell::completions(&args, Cli::command()),
+        Command::Man(args) => shell::man(&args, Cli::command()),
         Command::FakeCli(args) => fake::run(&args),
     }
 }

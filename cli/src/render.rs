@@ -3,8 +3,8 @@
 use std::io::{self, Write};
 
 use claude_agent::protocol::{
-    ApiStreamEvent, Content, ContentBlock, ControlRequestPayload, ControlResponseBody, Delta,
-    Message, StdoutFrame, SystemMessage, ToolResultBlock, UserMessage,
+    ApiRetry, ApiStreamEvent, Content, ContentBlock, ControlRequestPayload, ControlResponseBody,
+    Delta, Message, StdoutFrame, SystemMessage, ToolResultBlock, UserMessage,
 };
 use serde_json::Value;
 
@@ -103,6 +103,46 @@ fn message(m: &Message) -> String {
         Message::Unknown { kind, .. } => format!("[unknown type \"{kind}\"]"),
         _ => format!("[{}]", m.kind()),
     }
+}
+
+/// A `system/api_retry` for a person: `retrying the API call in 1.2 s,
+/// attempt 2 of 10: server error (HTTP 529)`.
+pub(crate) fn retry_line(r: &ApiRetry) -> String {
+    let delay = r.retry_delay_ms.map_or_else(
+        || "a moment".to_owned(),
+        |ms| format!("{:.1} s", ms as f64 / 1e3),
+    );
+    let attempt = match (r.attempt, r.max_retries) {
+        (Some(k), Some(n)) => format!(", attempt {k} of {n}"),
+        (Some(k), None) => format!(", attempt {k}"),
+        _ => String::new(),
+    };
+    let mut reason = match &r.error {
+        Some(Value::String(s)) => s.replace('_', " "),
+        Some(Value::Object(o)) => o
+            .get("message")
+            .and_then(Value::as_str)
+            .map_or_else(|| compact(&Value::Object(o.clone())), shown),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => compact(other),
+    };
+    let waited = r
+        .no_response
+        .as_ref()
+        .and_then(|n| n.get("waited_ms"))
+        .and_then(Value::as_u64);
+    let detail = match (r.error_status, waited) {
+        (Some(status), _) => Some(format!("HTTP {status}")),
+        (None, Some(ms)) => Some(format!("no response in {:.1} s", ms as f64 / 1e3)),
+        (None, None) => None,
+    };
+    reason = match (reason.is_empty(), detail) {
+        (true, Some(d)) => d,
+        (false, Some(d)) => format!("{reason} ({d})"),
+        (true, None) => "the call failed".to_owned(),
+        (false, None) => reason,
+    };
+    format!("retrying the API call in {delay}{attempt}: {reason}")
 }
 
 fn user(u: &UserMessage) -> String {
@@ -214,6 +254,31 @@ mod tests {
         let out = shown(&s);
         assert!(out.ends_with("more bytes)"));
         assert!(out.len() < s.len());
+    }
+
+    #[test]
+    fn a_retry_says_when_which_attempt_and_why() {
+        let retry = |v: serde_json::Value| {
+            let Ok(StdoutFrame::Message(Message::System(SystemMessage::ApiRetry(r)))) =
+                claude_agent::protocol::parse_line(v.to_string().as_bytes())
+            else {
+                panic!("not an api_retry");
+            };
+            retry_line(&r)
+        };
+        let line = retry(serde_json::json!({"type": "system", "subtype": "api_retry",
+            "attempt": 2, "max_retries": 10, "retry_delay_ms": 1200, "error_status": 529,
+            "error": "server_error"}));
+        assert_eq!(
+            line,
+            "retrying the API call in 1.2 s, attempt 2 of 10: server error (HTTP 529)"
+        );
+        let line = retry(serde_json::json!({"type": "system", "subtype": "api_retry",
+            "attempt": 1, "retry_delay_ms": 500, "no_response": {"waited_ms": 30000}}));
+        assert_eq!(
+            line,
+            "retrying the API call in 0.5 s, attempt 1: no response in 30.0 s"
+        );
     }
 
     #[test]

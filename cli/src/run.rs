@@ -83,6 +83,8 @@ pub(crate) struct RunArgs {
     /// file:///folder, postgres://..., redis://...).
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Resume this session; with --store, restored from the store when the
     /// CLI's own files are missing.
     #[arg(long, value_name = "ID")]
@@ -126,6 +128,7 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
             term_grace: t,
             interrupt_after: i,
             timeout: w,
+            store_timeout: args.store_timeout.get()?,
         })
     });
     let timing = match durations {
@@ -146,7 +149,13 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let out = Printer::new(args.json);
+    // Read before the runtime starts: it is file I/O.
+    let interpreter = args
+        .cli
+        .as_deref()
+        .and_then(crate::shebang::missing_interpreter)
+        .map(|i| (args.cli.clone().unwrap_or_default(), i));
+    let out = Printer::new(args.json, interpreter);
     let outcome = runtime.block_on(session(&args, timing, &out));
     ExitCode::from(match outcome {
         Outcome::Success => 0,
@@ -164,6 +173,7 @@ struct Timing {
     term_grace: Duration,
     interrupt_after: Option<Duration>,
     timeout: Duration,
+    store_timeout: Duration,
 }
 
 async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
@@ -172,6 +182,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
         term_grace,
         interrupt_after,
         timeout,
+        store_timeout,
     } = timing;
     let mut options = Options::new();
     options.cli_path = args.cli.clone();
@@ -182,7 +193,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     options.include_partial_messages = args.include_partial;
     options.resume = args.resume.clone();
     let store = match &args.store {
-        Some(url) => match crate::store::open(url, timeout).await {
+        Some(url) => match crate::store::open(url, store_timeout, "run").await {
             Ok(store) => Some(store),
             Err(e) => {
                 out.store_failure(&e.message);
@@ -352,11 +363,13 @@ fn write_artifact(path: &PathBuf, client: &Client) -> std::io::Result<()> {
 #[derive(Clone)]
 struct Printer {
     json: bool,
+    /// `--cli` and the missing interpreter its `#!` line names, if so.
+    interpreter: Option<(PathBuf, PathBuf)>,
 }
 
 impl Printer {
-    fn new(json: bool) -> Self {
-        Self { json }
+    fn new(json: bool, interpreter: Option<(PathBuf, PathBuf)>) -> Self {
+        Self { json, interpreter }
     }
 
     fn line(&self, text: &str) {
@@ -417,6 +430,8 @@ impl Printer {
             Message::System(SystemMessage::MirrorError(m)) => {
                 self.note(&crate::store::mirror_error_line(m));
             }
+            // Otherwise a failing API looks like a hang.
+            Message::System(SystemMessage::ApiRetry(r)) => self.note(&render::retry_line(r)),
             _ => {}
         }
     }
@@ -457,6 +472,23 @@ impl Printer {
     /// object on stdout saying what failed, so a consumer of the stream is
     /// never left with nothing.
     fn failure(&self, e: &Error) {
+        // The OS says a script whose interpreter is missing is not found.
+        if let (true, Some((cli, interpreter))) = (e.is_cli_not_found(), &self.interpreter) {
+            let message = format!(
+                "the CLI {} cannot start: its #! line names the interpreter {}, which does not exist",
+                cli.display(),
+                interpreter.display()
+            );
+            self.note(&message);
+            if self.json {
+                self.line(
+                    &json!({"kind": "error", "error": "interpreter_not_found", "message": message,
+                        "interpreter": interpreter.display().to_string(), "causes": [], "exit": null})
+                    .to_string(),
+                );
+            }
+            return;
+        }
         // With its causes: "could not load X" alone hides the corrupt row.
         eprintln!("claude-agent run: {}", crate::store::with_causes(e));
         if self.json {
@@ -477,7 +509,11 @@ impl Printer {
             } else {
                 "failed"
             };
-            self.line(&json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes}).to_string());
+            self.line(
+                &json!({"kind": "error", "error": what, "message": e.to_string(), "causes": causes,
+                    "exit": e.exit()})
+                .to_string(),
+            );
         }
     }
 

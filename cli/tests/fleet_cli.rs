@@ -351,3 +351,46 @@ async fn an_outcome_already_recorded_for_a_job_id_stays_the_only_one_when_the_jo
     assert_eq!(results.info().await.unwrap().state.messages, 1);
     worker.signal(libc::SIGTERM);
 }
+
+#[tokio::test]
+#[ignore = "needs NATS"]
+async fn a_job_whose_cli_exits_before_initialize_has_its_exit_code_in_the_outcome() {
+    let Some(nats) = shared_nats() else { return };
+    let prefix = unique("fleet-noinit");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    let broken = fake(Script::new().stderr("fatal: no config").exit(5));
+    let store = format!("file://{}", broken.dir.path().join("store").display());
+    let jobs = write_jobs(
+        broken.dir.path(),
+        &[json!({"tenant": unique("tenant"), "prompt": "p", "id": "noinit"})],
+    );
+    let worker = Worker::spawn(
+        &nats,
+        &prefix,
+        &store,
+        &broken.cli.program,
+        &broken.cli.env,
+        &["--max-deliveries", "1"],
+    );
+    let out = submit(
+        &nats,
+        &prefix,
+        &jobs,
+        &["--wait", "--timeout", "60", "--max-deliveries", "1"],
+    );
+    assert_eq!(out.status.code(), Some(1), "{out:?}\n{}", worker.stderr());
+    let lines = json_lines(&out);
+    let outcome = lines.iter().find(|l| l["kind"] == "outcome").unwrap();
+    assert_eq!(outcome["cause"], "connect", "{outcome}");
+    assert!(
+        outcome["message"].as_str().unwrap().contains("exit code 5"),
+        "{outcome}"
+    );
+    assert_eq!(outcome["exit_code"], 5, "{outcome}");
+    assert_eq!(outcome["stderr_tail"][0], "fatal: no config", "{outcome}");
+    let failure = &lines.last().unwrap()["failures"][0];
+    assert_eq!(failure["exit"]["code"], 5, "{failure}");
+}

@@ -5,6 +5,7 @@
 // The library's test helpers (the fake CLI behind a builder), shared.
 #[path = "../../tests/common/mod.rs"]
 mod common;
+mod pty;
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Command, Output, Stdio};
@@ -375,4 +376,111 @@ fn warm_spares_with_a_store_is_a_usage_error() {
         stderr.contains("--warm-spares cannot serve sessions mirrored to --store"),
         "{stderr}"
     );
+}
+
+/// The fake's `FAKE_CLAUDE_SCRIPT` for `script`, installed beside `fake`'s.
+fn script_env(fake: &Fake, script: Script) -> String {
+    let cli = script.install(fake.dir.path()).unwrap();
+    let (_, path) = cli
+        .env
+        .iter()
+        .find(|(k, _)| k == "FAKE_CLAUDE_SCRIPT")
+        .unwrap();
+    path.clone()
+}
+
+#[test]
+fn the_human_summary_groups_failures_by_cause_most_frequent_first() {
+    let fake = fake(Script::new().expect_initialize().loop_turns("done"));
+    let crash = script_env(
+        &fake,
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .exit(7),
+    );
+    let error = script_env(
+        &fake,
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(result("error_max_turns", "")),
+    );
+    let job =
+        |script: &str| json!({"tenant": "a", "prompt": "p", "env": {"FAKE_CLAUDE_SCRIPT": script}});
+    let path = write_jobs(
+        &fake,
+        &[
+            job(&error),
+            job(&crash),
+            json!({"tenant": "a", "prompt": "fine"}),
+            job(&crash),
+            job(&crash),
+        ],
+    );
+    let out = host_cmd(&fake, &path, &["--concurrency", "5"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let text = String::from_utf8(out.stdout).unwrap();
+    let failed: Vec<&str> = text.lines().filter(|l| l.contains("failed, ")).collect();
+    assert_eq!(failed.len(), 2, "one line per cause: {text}");
+    assert!(
+        failed[0].starts_with("  failed, crashed: 3, lines 2, 4, 5: the CLI crashed")
+            && failed[0].contains("exit code 7"),
+        "{text}"
+    );
+    assert!(
+        failed[1].starts_with("  failed, error_result: 1, line 1: the turn ended in error"),
+        "{text}"
+    );
+}
+
+#[test]
+fn on_a_terminal_the_progress_bar_shows_elapsed_time_and_an_eta() {
+    let fake = fake(Script::new().expect_initialize().loop_turns("done"));
+    let jobs: Vec<Value> = (0..4)
+        .map(|i| json!({"tenant": "a", "prompt": format!("job {i}")}))
+        .collect();
+    let path = write_jobs(&fake, &jobs);
+    let out = pty::output_with_tty_stderr(host_cmd(&fake, &path, &["--concurrency", "2"]));
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let screen = String::from_utf8_lossy(&out.stderr);
+    assert!(screen.contains("4/4 done"), "{screen:?}");
+    assert!(
+        screen.contains(" elapsed, ETA "),
+        "no elapsed time or ETA: {screen:?}"
+    );
+    // On a pipe, no bar.
+    let out = host_cmd(&fake, &path, &["--concurrency", "2"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("elapsed"), "{err}");
+}
+
+#[test]
+fn a_cli_that_exits_before_initialize_has_its_exit_in_the_ended_event_and_the_summary() {
+    let fake = fake(Script::new().stderr("fatal: no config").exit(5));
+    let jobs = write_jobs(&fake, &[json!({"tenant": "a", "prompt": "go"})]);
+    let out = host_cmd(&fake, &jobs, &["--json"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let lines = lines(&out);
+    let ended = lines.iter().find(|l| l["kind"] == "ended").unwrap();
+    assert_eq!(ended["failure"], "connect", "{ended}");
+    assert!(
+        ended["message"].as_str().unwrap().contains("exit code 5"),
+        "{ended}"
+    );
+    assert_eq!(ended["exit"]["code"], 5, "{ended}");
+    assert_eq!(ended["stderr_tail"][0], "fatal: no config", "{ended}");
+    let others = lines
+        .iter()
+        .filter(|l| l["kind"] != "ended" && l["kind"] != "summary");
+    for other in others {
+        assert!(other.get("exit").is_none(), "only the ended event: {other}");
+    }
+    let failure = &lines.last().unwrap()["failures"][0];
+    assert_eq!(failure["exit"]["code"], 5, "{failure}");
+    assert_eq!(failure["stderr_tail"][0], "fatal: no config", "{failure}");
 }

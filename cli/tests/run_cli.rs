@@ -425,3 +425,50 @@ fn skipped_lines_get_one_stderr_line_each_in_human_mode() {
     assert!(err.contains("oversized, 4999 bytes"), "{err}");
     assert!(err.contains("3 stdout line(s) skipped"), "{err}");
 }
+
+#[test]
+fn with_json_a_cli_that_exits_before_initialize_has_its_exit_code_in_the_error() {
+    let fake = fake(Script::new().stderr("fatal: no config").exit(5));
+    let out = run(&fake, &["--json", "hi"]);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let lines = lines(&out);
+    let error = lines.iter().find(|l| l["kind"] == "error").unwrap();
+    assert!(
+        error["message"].as_str().unwrap().contains("exit code 5"),
+        "{error}"
+    );
+    assert_eq!(error["exit"]["code"], 5, "{error}");
+    assert_eq!(error["exit"]["signal"], Value::Null, "{error}");
+}
+
+#[test]
+fn a_cli_script_whose_interpreter_is_missing_says_so_naming_it() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("claude");
+    std::fs::write(&script, "#!/nonexistent/node --flag\nconsole.log(1)\n").unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--cli"])
+        .arg(&script)
+        .arg("hi")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("interpreter /nonexistent/node") && err.contains("does not exist"),
+        "{err}"
+    );
+    assert!(!err.contains("not found"), "{err}");
+    let out = Command::new(env!("CARGO_BIN_EXE_claude-agent"))
+        .args(["run", "--json", "--cli"])
+        .arg(&script)
+        .arg("hi")
+        .output()
+        .unwrap();
+    let error = &lines(&out)[0];
+    assert_eq!(error["error"], "interpreter_not_found", "{error}");
+    assert_eq!(error["interpreter"], "/nonexistent/node", "{error}");
+}

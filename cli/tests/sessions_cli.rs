@@ -207,3 +207,64 @@ fn bad_and_unknown_session_ids_are_one_line_and_exit_1() {
     let err = f.fails(&["rename", SESSION, "   "]);
     assert!(err.contains("title is empty"), "{err}");
 }
+
+#[test]
+fn list_has_a_header_row_and_limit_keeps_the_newest() {
+    let f = Fixture::new();
+    let first = f.json(&["fork", SESSION, "--title", "first fork"])[0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let newest = f.json(&["fork", &first, "--title", "second fork"])[0]["session_id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let out = f.sessions(&["list"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 4, "a header and three sessions: {text}");
+    assert!(
+        rows[0].starts_with("SESSION") && rows[0].contains("LAST MODIFIED"),
+        "{text}"
+    );
+    // Columns line up: every title starts where the header's does.
+    let title_at = rows[0].find("TITLE").unwrap();
+    assert!(rows[1][title_at..].starts_with("second fork"), "{text}");
+
+    let out = f.sessions(&["list", "--limit", "1"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = text.lines().collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    assert!(rows[1].starts_with(&newest), "{text}");
+    let listed = f.json(&["list", "--limit", "2"]);
+    assert_eq!(listed.len(), 2, "{listed:?}");
+    assert_eq!(listed[0]["session_id"], newest.as_str());
+
+    let out = f.sessions(&["list", "--limit", "0"]);
+    assert_eq!(out.status.code(), Some(64), "{}", stderr(&out));
+}
+
+#[test]
+fn a_file_store_whose_folder_is_missing_is_an_error_naming_it() {
+    let f = Fixture::new();
+    let parent = tempfile::tempdir().unwrap();
+    let missing = parent.path().join("no such store");
+    let url = format!("file://{}", missing.display()).replace(' ', "%20");
+    for args in [
+        vec!["list"],
+        vec!["show", SESSION],
+        vec!["tag", SESSION, "x"],
+    ] {
+        let mut all = args.clone();
+        all.extend(["--store", url.as_str()]);
+        let err = f.fails(&all);
+        assert!(
+            err.contains(&missing.display().to_string()) && err.contains("does not exist"),
+            "{args:?}: {err}"
+        );
+    }
+    // `import` creates it.
+    f.json(&["import", SESSION, "--store", &url]);
+    assert_eq!(f.json(&["list", "--store", &url]).len(), 1);
+}

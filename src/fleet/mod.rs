@@ -104,7 +104,19 @@ impl Fleet {
     /// streams, or checks the existing ones ([`FleetError::Incompatible`]).
     /// The connection reconnects by itself after a server restart.
     pub async fn connect(url: &str, layout: StreamLayout) -> Result<Self, FleetError> {
-        let client = async_nats::ConnectOptions::new()
+        Self::connect_with(url, layout, async_nats::ConnectOptions::new()).await
+    }
+
+    /// [`connect`](Self::connect) with the client's options, e.g. an
+    /// [`event_callback`](async_nats::ConnectOptions::event_callback) to
+    /// hear of disconnects and reconnects. The connection timeout and the
+    /// client's name are set here.
+    pub async fn connect_with(
+        url: &str,
+        layout: StreamLayout,
+        options: async_nats::ConnectOptions,
+    ) -> Result<Self, FleetError> {
+        let client = options
             .connection_timeout(CONNECT_TIMEOUT)
             .name("claude-agent")
             .connect(url)

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::JobId;
 use crate::Escalation;
-use crate::host::SessionOutcome;
+use crate::host::{Failure, SessionOutcome};
 
 /// How a job ended, as recorded in the results stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -61,7 +61,15 @@ impl JobOutcome {
         worker: impl Into<String>,
     ) -> Self {
         let failure = outcome.failure.as_ref();
-        let exit = failure.and_then(|f| f.exit());
+        // A CLI that exited before `initialize` fails the start: its exit
+        // is in the start error.
+        let start_error = failure.and_then(|f| match f {
+            Failure::Connect(e) | Failure::Revive { error: e, .. } => Some(e),
+            _ => None,
+        });
+        let exit = failure
+            .and_then(|f| f.exit())
+            .or_else(|| start_error.and_then(|e| e.exit()));
         let report = outcome.report.as_ref();
         let result = outcome.result.as_ref();
         Self {
@@ -77,9 +85,11 @@ impl JobOutcome {
             message: failure.map(ToString::to_string),
             exit_code: exit.and_then(|e| e.code),
             exit_signal: exit.and_then(|e| e.signal),
-            stderr_tail: failure
-                .map(|f| f.stderr_tail().to_vec())
-                .unwrap_or_default(),
+            stderr_tail: match (failure, start_error.and_then(|e| e.stderr_tail())) {
+                (_, Some(tail)) => tail.lines().map(str::to_owned).collect(),
+                (Some(f), None) => f.stderr_tail().to_vec(),
+                (None, None) => Vec::new(),
+            },
             result: result.and_then(|r| r.result.clone()),
             turn_latency_ms: outcome.turn_latency.map(|d| d.as_secs_f64() * 1e3),
             escalation: report.and_then(|r| match r.escalation {

@@ -5,8 +5,9 @@
 //! SIGINT or 143 SIGTERM drained the host (a further signal during the
 //! drain cuts every session's current shutdown wait short).
 
+mod failure;
 mod jobs;
-mod progress;
+pub(crate) mod progress;
 pub(crate) mod summary;
 
 use std::collections::HashMap;
@@ -72,6 +73,8 @@ pub(crate) struct HostArgs {
     /// file:///folder, postgres://..., redis://...); restarts resume from it.
     #[arg(long, value_name = "URL")]
     store: Option<String>,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Keep K CLIs started and initialised ahead of demand; a job without
     /// options of its own (only tenant, prompt and id) gets one instead of
     /// a cold start. Spares count against --concurrency. Not with --store
@@ -95,6 +98,7 @@ struct Settings {
     term_grace: Duration,
     timeout: Duration,
     drain_deadline: Duration,
+    store_timeout: Duration,
 }
 
 pub(crate) fn run(args: HostArgs) -> ExitCode {
@@ -104,6 +108,7 @@ pub(crate) fn run(args: HostArgs) -> ExitCode {
             term_grace: seconds("term-grace", args.term_grace)?,
             timeout: seconds("timeout", args.timeout)?,
             drain_deadline: seconds("drain-deadline", args.drain_deadline)?,
+            store_timeout: args.store_timeout.get()?,
         })
     })();
     let settings = match settings {
@@ -163,7 +168,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
         RestartPolicy::Never
     };
     let store = match &args.store {
-        Some(url) => match crate::store::open(url, s.timeout).await {
+        Some(url) => match crate::store::open(url, s.store_timeout, "host").await {
             Ok(store) => Some(store),
             Err(e) if e.bad_url => return usage(&e.message),
             Err(e) => {
@@ -232,6 +237,10 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
         }
     }
     let mut out = std::io::stdout().lock();
+    // `ended` events waiting for their outcome (see `failure::incomplete`),
+    // and the failures of the outcomes in so far.
+    let mut held: HashMap<SessionId, Value> = HashMap::new();
+    let mut failures: HashMap<SessionId, claude_agent::host::Failure> = HashMap::new();
     let (mut running, mut drain_report) = (0usize, None);
     let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
     let mut signalled: Option<StopSignal> = None;
@@ -251,7 +260,14 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             }
             Some(outcome) = pending.next() => {
                 summary.add(&outcome, by_session.get(&outcome.id));
-                progress.draw(summary.jobs, summary.failed(), running);
+                if let Some(f) = &outcome.failure {
+                    if let Some(mut ev) = held.remove(&outcome.id) {
+                        failure::fill(&mut ev, f);
+                        let _ = writeln!(out, "{ev}");
+                    }
+                    failures.insert(outcome.id, f.clone());
+                }
+                progress.draw(summary.jobs, format!("{running} running, {} failed", summary.failed()));
             }
             ev = events.recv() => match ev {
                 Ok(ev) => {
@@ -261,7 +277,22 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
                         _ => {}
                     }
                     if args.json {
-                        let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+                        let mut v = with_job(&ev, &by_session);
+                        // A start failure's exit is in its outcome: fill it
+                        // in from there, now or when the outcome comes.
+                        if failure::incomplete(&v) {
+                            let id = event_session(&v);
+                            match id.and_then(|id| failures.get(&id)) {
+                                Some(f) => failure::fill(&mut v, f),
+                                None => {
+                                    if let Some(id) = id {
+                                        held.insert(id, v);
+                                        continue;
+                                    }
+                                }
+                            }
+                        }
+                        let _ = writeln!(out, "{v}");
                     }
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
@@ -308,8 +339,17 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
     // outcome was published: print what the loop has not.
     while let Ok(ev) = events.try_recv() {
         if args.json {
-            let _ = writeln!(out, "{}", with_job(&ev, &by_session));
+            let mut v = with_job(&ev, &by_session);
+            let found = event_session(&v).and_then(|id| failures.get(&id));
+            if let (true, Some(f)) = (failure::incomplete(&v), found) {
+                failure::fill(&mut v, f);
+            }
+            let _ = writeln!(out, "{v}");
         }
+    }
+    // Every outcome is in: nothing should be left, but never drop an event.
+    for ev in held.into_values() {
+        let _ = writeln!(out, "{ev}");
     }
     drop(diag_tx);
     while let Ok((_, _)) = diag_rx.try_recv() {
@@ -356,6 +396,11 @@ fn runtime_settings(builder: ClientBuilder, args: &HostArgs, s: &Settings) -> Cl
         .term_grace(s.term_grace)
         .initialize_timeout(s.timeout)
         .control_timeout(s.timeout)
+}
+
+/// The session an event's JSON names.
+fn event_session(v: &Value) -> Option<SessionId> {
+    v.get("id").and_then(Value::as_u64).map(SessionId)
 }
 
 /// The event's JSON with the job's line (and `id`, when the job had one).

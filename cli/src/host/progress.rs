@@ -1,4 +1,5 @@
-//! The progress bar on a terminal's stderr (indicatif).
+//! The progress bar on a terminal's stderr (indicatif), of `host` and of
+//! `submit --wait`.
 
 use std::io::IsTerminal;
 
@@ -18,16 +19,18 @@ impl Progress {
             ProgressDrawTarget::hidden()
         };
         // The template is a constant; the fallback only guards a typo.
-        let style = ProgressStyle::with_template("[{bar:30}] {pos}/{len} done, {msg}")
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("#>.");
+        let style = ProgressStyle::with_template(
+            "[{bar:30}] {pos}/{len} done, {msg}, {elapsed} elapsed, ETA {eta}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("#>.");
         let bar = ProgressBar::with_draw_target(Some(total as u64), target).with_style(style);
         Self { bar }
     }
 
-    pub(crate) fn draw(&self, done: usize, failed: usize, running: usize) {
-        self.bar
-            .set_message(format!("{running} running, {failed} failed"));
+    /// `done` jobs of the total, and what else to say (`3 running, 1 failed`).
+    pub(crate) fn draw(&self, done: usize, message: String) {
+        self.bar.set_message(message);
         self.bar.set_position(done as u64);
     }
 

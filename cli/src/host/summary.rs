@@ -32,10 +32,13 @@ pub(crate) struct Summary {
     pub(crate) duplicates: Option<usize>,
     /// `host --warm-spares` only: jobs a warm spare served.
     pub(crate) spares_used: Option<u64>,
+    /// `submit --wait` only: jobs with no outcome yet (still queued or
+    /// running when the wait ended), each `{line, job_id}`.
+    pending: Option<Vec<Value>>,
 }
 
-/// How many failures the human summary lists one by one.
-const FAILURES_SHOWN: usize = 20;
+/// How many lines of the jobs file one cause's summary line names.
+const LINES_SHOWN: usize = 5;
 
 impl Summary {
     /// Counts an outcome; `job` is the job's line in the file and its `id`.
@@ -53,8 +56,8 @@ impl Summary {
                     "job_id": job.and_then(|j| j.1.clone()),
                     "failure": f.cause_name(),
                     "message": f.to_string(),
-                    "exit": f.exit(),
-                    "stderr_tail": f.stderr_tail(),
+                    "exit": super::failure::exit(f),
+                    "stderr_tail": super::failure::stderr_tail(f),
                 }));
             }
         }
@@ -113,14 +116,27 @@ impl Summary {
         }
     }
 
-    /// A job whose outcome never came (`submit --wait` timed out).
-    pub(crate) fn add_missing(&mut self, job_id: &str, line: usize) {
+    /// The summary of `submit --wait`: it counts duplicates and pending jobs.
+    pub(crate) fn for_submit() -> Self {
+        Self {
+            duplicates: Some(0),
+            pending: Some(Vec::new()),
+            ..Self::default()
+        }
+    }
+
+    /// A job with no outcome yet when `submit --wait` stopped waiting: not
+    /// failed, still queued or running.
+    pub(crate) fn add_pending(&mut self, job_id: &str, line: usize) {
         self.jobs += 1;
-        *self.failed_by_cause.entry("no_outcome".into()).or_default() += 1;
-        self.failures.push(json!({
-            "line": line, "job_id": job_id, "failure": "no_outcome",
-            "message": "no outcome was recorded before the timeout",
-        }));
+        self.pending
+            .get_or_insert_with(Vec::new)
+            .push(json!({"line": line, "job_id": job_id}));
+    }
+
+    /// Jobs [`add_pending`](Self::add_pending) counted.
+    pub(crate) fn pending(&self) -> usize {
+        self.pending.as_ref().map_or(0, Vec::len)
     }
 
     pub(crate) fn failed(&self) -> usize {
@@ -166,7 +182,60 @@ impl Summary {
         if let (Some(n), Some(o)) = (self.spares_used, line.as_object_mut()) {
             o.insert("spares_used".into(), json!(n));
         }
+        if let (Some(p), Some(o)) = (&self.pending, line.as_object_mut()) {
+            o.insert("pending".into(), json!(p.len()));
+            o.insert("pending_jobs".into(), json!(p));
+        }
         line
+    }
+
+    /// One line per cause, the most frequent first: `failed, crashed: 12,
+    /// lines 3, 5, 8, 9, 11 and 7 more: the CLI crashed: exit code 7` (the
+    /// most frequent message of that cause).
+    fn failure_groups(&self) -> Vec<String> {
+        let mut causes: Vec<(&String, &usize)> = self.failed_by_cause.iter().collect();
+        causes.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        causes
+            .into_iter()
+            .map(|(cause, n)| {
+                let of_cause: Vec<&Value> = self
+                    .failures
+                    .iter()
+                    .filter(|f| f["failure"].as_str() == Some(cause.as_str()))
+                    .collect();
+                let mut lines: Vec<u64> =
+                    of_cause.iter().filter_map(|f| f["line"].as_u64()).collect();
+                lines.sort_unstable();
+                let mut text = format!("failed, {cause}: {n}");
+                if !lines.is_empty() {
+                    let shown: Vec<String> =
+                        lines.iter().take(LINES_SHOWN).map(u64::to_string).collect();
+                    let word = if lines.len() == 1 { "line" } else { "lines" };
+                    text.push_str(&format!(", {word} {}", shown.join(", ")));
+                    if lines.len() > LINES_SHOWN {
+                        text.push_str(&format!(" and {} more", lines.len() - LINES_SHOWN));
+                    }
+                }
+                let mut messages: BTreeMap<&str, usize> = BTreeMap::new();
+                for f in &of_cause {
+                    if let Some(m) = f["message"].as_str() {
+                        *messages.entry(m).or_default() += 1;
+                    }
+                }
+                let top = messages
+                    .iter()
+                    .max_by(|a, b| a.1.cmp(b.1).then_with(|| b.0.cmp(a.0)));
+                if let Some((message, _)) = top {
+                    text.push_str(&format!(": {message}"));
+                    match messages.len() - 1 {
+                        0 => {}
+                        1 => text.push_str(" (and 1 other message; --json lists all)"),
+                        k => text.push_str(&format!(" (and {k} other messages; --json lists all)")),
+                    }
+                }
+                text
+            })
+            .collect()
     }
 
     pub(crate) fn print_human(&mut self) {
@@ -175,8 +244,12 @@ impl Summary {
                 format!("{:.1} ms", d.as_secs_f64() * 1e3)
             })
         };
+        let pending = match self.pending() {
+            0 => String::new(),
+            n => format!(", {n} pending"),
+        };
         println!(
-            "{} jobs in {:.2} s: {} completed, {} failed{}",
+            "{} jobs in {:.2} s: {} completed, {} failed{pending}{}",
             self.jobs,
             self.elapsed.as_secs_f64(),
             self.completed,
@@ -187,26 +260,11 @@ impl Summary {
                 ""
             }
         );
-        for (cause, n) in &self.failed_by_cause {
-            println!("  failed, {cause}: {n}");
+        for line in self.failure_groups() {
+            println!("  {line}");
         }
         if let Some(n) = self.spares_used {
             println!("  served by a warm spare: {n}");
-        }
-        for f in self.failures.iter().take(FAILURES_SHOWN) {
-            let line = f["line"]
-                .as_u64()
-                .map_or_else(|| "?".to_owned(), |l| l.to_string());
-            println!(
-                "  line {line}: {}",
-                f["message"].as_str().unwrap_or("failed")
-            );
-        }
-        if self.failures.len() > FAILURES_SHOWN {
-            println!(
-                "  ... and {} more (--json lists all)",
-                self.failures.len() - FAILURES_SHOWN
-            );
         }
         let (p50, p99) = (self.latency(0.5), self.latency(0.99));
         println!("turn latency: p50 {}, p99 {}", fmt(p50), fmt(p99));
@@ -226,6 +284,29 @@ impl Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_group_by_cause_most_frequent_first_with_sorted_lines() {
+        let mut s = Summary::default();
+        let mut fail = |cause: &str, line: usize, message: &str| {
+            *s.failed_by_cause.entry(cause.into()).or_default() += 1;
+            s.failures
+                .push(json!({"line": line, "failure": cause, "message": message}));
+        };
+        fail("turn", 4, "the turn failed: x");
+        for line in [9, 2, 7, 3, 11, 5, 8] {
+            fail("crashed", line, "the CLI crashed: exit code 7");
+        }
+        fail("crashed", 1, "the CLI crashed: exit code 1");
+        assert_eq!(
+            s.failure_groups(),
+            [
+                "failed, crashed: 8, lines 1, 2, 3, 5, 7 and 3 more: the CLI crashed: exit code 7 \
+                 (and 1 other message; --json lists all)",
+                "failed, turn: 1, line 4: the turn failed: x",
+            ]
+        );
+    }
 
     #[test]
     fn nearest_rank_percentiles() {

@@ -14,7 +14,7 @@ use claude_agent::sessions::{
     import_session, list_sessions, list_subagents, rename_session, session_info, session_messages,
     subagent_messages, tag_session,
 };
-use claude_agent::store::{SessionStore, StoreError, open_store, project_key_for};
+use claude_agent::store::{SessionStore, StoreError, project_key_for};
 
 use crate::args::seconds;
 use output::Output;
@@ -38,12 +38,18 @@ pub(crate) struct SessionsArgs {
     /// Seconds the whole command may take (connecting included).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, global = true)]
     timeout: f64,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
 }
 
 #[derive(Debug, Subcommand)]
 enum SessionsCommand {
     /// The project's sessions, newest first.
-    List,
+    List {
+        /// At most N sessions (the newest).
+        #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+        limit: Option<u64>,
+    },
     /// A session's details and messages (or one subagent's messages).
     Show {
         /// The session id.
@@ -104,11 +110,17 @@ enum Failure {
     ImportNeedsStore,
     #[error("gave up after {0:?} (--timeout)")]
     TimedOut(Duration),
+    #[error("the store's folder {} does not exist", .0.display())]
+    NoStoreFolder(PathBuf),
+    /// The store could not be opened (the line `crate::store::open` says).
+    #[error("{0}")]
+    StoreOpen(String),
 }
 
 pub(crate) fn run(args: SessionsArgs) -> ExitCode {
-    let limit = match seconds("timeout", args.timeout) {
-        Ok(limit) => limit,
+    let limits = seconds("timeout", args.timeout).and_then(|t| Ok((t, args.store_timeout.get()?)));
+    let (limit, store_timeout) = match limits {
+        Ok(limits) => limits,
         Err(e) => {
             eprintln!("claude-agent sessions: {e}");
             return ExitCode::from(crate::EXIT_USAGE);
@@ -126,7 +138,7 @@ pub(crate) fn run(args: SessionsArgs) -> ExitCode {
     };
     let out = Output::new(args.json);
     let outcome = runtime.block_on(async {
-        tokio::time::timeout(limit, execute(&args, &out))
+        tokio::time::timeout(limit, execute(&args, store_timeout, &out))
             .await
             .unwrap_or(Err(Failure::TimedOut(limit)))
     });
@@ -155,7 +167,11 @@ fn one_line(error: &(dyn std::error::Error + 'static)) -> String {
     line.replace('\n', " ")
 }
 
-async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
+async fn execute(
+    args: &SessionsArgs,
+    store_timeout: Duration,
+    out: &Output,
+) -> Result<(), Failure> {
     let cwd = match &args.cwd {
         Some(dir) => dir.clone(),
         None => std::env::current_dir().map_err(|e| SessionsError::Io {
@@ -165,9 +181,25 @@ async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
     };
     let project = project_key_for(&cwd);
     let store = match &args.store {
-        Some(url) => Some(open_store(url).await?),
+        Some(url) => Some(
+            crate::store::open(url, store_timeout, "sessions")
+                .await
+                .map_err(|e| Failure::StoreOpen(e.message))?,
+        ),
         None => None,
     };
+    // A file store reads a missing folder as empty: a typo in the URL
+    // would list nothing and succeed. Only `import` may create it.
+    let folder = args.store.as_deref().and_then(crate::store::file_folder);
+    if let (Some(folder), false) = (
+        folder,
+        matches!(args.command, SessionsCommand::Import { .. }),
+    ) {
+        let is_dir = tokio::fs::metadata(&folder).await.is_ok_and(|m| m.is_dir());
+        if !is_dir {
+            return Err(Failure::NoStoreFolder(folder));
+        }
+    }
     if let SessionsCommand::Import { id } = &args.command {
         let store: Arc<dyn SessionStore> = store.ok_or(Failure::ImportNeedsStore)?;
         let local = LocalSessions::from_env()?;
@@ -180,10 +212,12 @@ async fn execute(args: &SessionsArgs, out: &Output) -> Result<(), Failure> {
         None => SessionSource::local_default()?,
     };
     match &args.command {
-        SessionsCommand::List => {
-            for info in list_sessions(&source, &project).await? {
-                out.session(&info);
+        SessionsCommand::List { limit } => {
+            let mut sessions = list_sessions(&source, &project).await?;
+            if let Some(n) = limit {
+                sessions.truncate(usize::try_from(*n).unwrap_or(usize::MAX));
             }
+            out.sessions(&sessions);
         }
         SessionsCommand::Show {
             id,

@@ -29,6 +29,42 @@ impl Output {
         self.line(&value.to_string());
     }
 
+    /// `sessions list`: one object per session, or a table under a header
+    /// row (nothing at all when there are none).
+    pub(super) fn sessions(&self, sessions: &[SessionInfo]) {
+        if self.json {
+            for info in sessions {
+                self.session(info);
+            }
+            return;
+        }
+        if sessions.is_empty() {
+            return;
+        }
+        let rows: Vec<(String, &SessionInfo)> = sessions
+            .iter()
+            .map(|i| (i.last_modified_iso(), i))
+            .collect();
+        let id_width = rows
+            .iter()
+            .map(|(_, i)| i.session_id.len())
+            .max()
+            .unwrap_or(0);
+        let time_width = rows.iter().map(|(t, _)| t.len()).max().unwrap_or(0);
+        self.line(&format!(
+            "{:<id_width$}  {:<time_width$}  TITLE [TAG] (BRANCH)",
+            "SESSION", "LAST MODIFIED"
+        ));
+        for (time, info) in rows {
+            let mut text = format!(
+                "{:<id_width$}  {time:<time_width$}  {}",
+                info.session_id, info.summary
+            );
+            push_tag_and_branch(&mut text, info);
+            self.line(&text);
+        }
+    }
+
     pub(super) fn session(&self, info: &SessionInfo) {
         if self.json {
             self.object("session", serde_json::to_value(info).unwrap_or(Value::Null));
@@ -40,12 +76,7 @@ impl Output {
             info.last_modified_iso(),
             info.summary
         );
-        if let Some(tag) = &info.tag {
-            text.push_str(&format!("  [{tag}]"));
-        }
-        if let Some(branch) = &info.git_branch {
-            text.push_str(&format!("  ({branch})"));
-        }
+        push_tag_and_branch(&mut text, info);
         self.line(&text);
     }
 
@@ -84,6 +115,16 @@ impl Output {
         } else {
             self.line(&format!("{what} {session_id}: {detail}"));
         }
+    }
+}
+
+/// `  [tag]  (branch)`, each when the session has it.
+fn push_tag_and_branch(text: &mut String, info: &SessionInfo) {
+    if let Some(tag) = &info.tag {
+        text.push_str(&format!("  [{tag}]"));
+    }
+    if let Some(branch) = &info.git_branch {
+        text.push_str(&format!("  ({branch})"));
     }
 }
 

@@ -20,6 +20,7 @@
 //! incompatible stream layout included); 64 usage error; 130/143 stopped
 //! by SIGINT/SIGTERM.
 
+mod connection;
 mod job;
 mod out;
 mod verdict;
@@ -56,6 +57,8 @@ pub(crate) struct WorkerArgs {
     /// a session (or rerun after its worker died) resumes from it.
     #[arg(long, value_name = "URL")]
     store: String,
+    #[command(flatten)]
+    store_timeout: crate::store::StoreTimeout,
     /// Jobs running at once.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     concurrency: u32,
@@ -148,20 +151,23 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
             seconds("grace", args.grace)?,
             seconds("term-grace", args.term_grace)?,
             seconds("timeout", args.timeout)?,
+            args.store_timeout.get()?,
         ))
     })();
-    let ((drain_deadline, grace, term_grace, timeout), layout) =
+    let ((drain_deadline, grace, term_grace, timeout, store_timeout), layout) =
         match (durations, args.layout.layout()) {
             (Ok(d), Ok(l)) => (d, l),
             (Err(e), _) | (_, Err(e)) => return usage(&e),
         };
     let (ack_wait, max_deliveries) = (layout.ack_wait, u64::from(layout.max_deliveries));
-    let store = match crate::store::open(&args.store, timeout).await {
+    let store = match crate::store::open(&args.store, store_timeout, "worker").await {
         Ok(s) => s,
         Err(e) if e.bad_url => return usage(&e.message),
         Err(e) => return fatal(&e.message),
     };
-    let fleet = match crate::fleet_args::connect(&args.queue, layout).await {
+    let out = Out::start(args.json);
+    let options = connection::options(out.clone(), &args.queue);
+    let fleet = match crate::fleet_args::connect_with(&args.queue, layout, options).await {
         Ok(f) => f,
         Err(e) => return fatal(&e),
     };
@@ -186,7 +192,6 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
     if let Some(cli) = &args.cli {
         base = base.cli_path(cli);
     }
-    let out = Out::start(args.json);
     let ctx = Arc::new(Ctx {
         fleet,
         host,

@@ -45,12 +45,21 @@ impl Out {
 
     /// An event: `json` with `--json`, else `text` on stderr.
     pub(crate) async fn emit(&self, json: Value, text: String) {
-        let line = if self.json {
+        let _ = self.tx.send(Some(self.line(json, text))).await;
+    }
+
+    /// [`emit`](Self::emit) without waiting: from a callback that must not
+    /// block (a full queue drops the line).
+    pub(crate) fn emit_now(&self, json: Value, text: String) {
+        let _ = self.tx.try_send(Some(self.line(json, text)));
+    }
+
+    fn line(&self, json: Value, text: String) -> (bool, String) {
+        if self.json {
             (true, json.to_string())
         } else {
             (false, format!("claude-agent worker: {text}"))
-        };
-        let _ = self.tx.send(Some(line)).await;
+        }
     }
 
     /// A note for a person (stderr), in either mode.
