@@ -22,7 +22,7 @@ use super::session::{Failure, SessionId, SessionOutcome, SessionStatus};
 use super::supervisor::HostMsg;
 use super::work::{run_interactive, run_job};
 use crate::protocol::ResultMessage;
-use crate::{Client, ClientBuilder, Prompt};
+use crate::{Client, ClientBuilder, Prompt, SessionReport};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
 /// What a hosted session does once connected.
@@ -123,7 +123,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
     let mut reviving: Option<(Instant, Duration)> = None;
     let finish = |failure: Option<Failure>,
                   result: Option<(ResultMessage, Duration)>,
-                  report: Option<ShutdownReport>,
+                  report: Option<SessionReport>,
                   restarts: u32| {
         let (result, turn_latency) = match result {
             Some((r, d)) => (Some(r), Some(d)),

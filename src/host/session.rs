@@ -12,9 +12,9 @@ use super::error::HostError;
 use super::hibernate::{Gate, Lease};
 use super::supervisor::HostMsg;
 use crate::protocol::ResultMessage;
-use crate::{Client, Prompt};
+use crate::{Client, Prompt, SessionReport};
+use claude_agent_actors::ShutdownCause;
 use claude_agent_actors::process::ExitInfo;
-use claude_agent_actors::{ShutdownCause, ShutdownReport};
 
 /// A hosted session's id, unique within its [`Host`](super::Host).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -85,7 +85,7 @@ pub struct SessionOutcome {
     /// Why it did not complete; `None` means it did.
     pub failure: Option<Failure>,
     /// The last CLI's shutdown report (none when no CLI ever started).
-    pub report: Option<ShutdownReport>,
+    pub report: Option<SessionReport>,
     /// Restarts performed.
     pub restarts: u32,
     /// Time spent waiting for admission.

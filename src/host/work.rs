@@ -8,12 +8,12 @@ use futures::StreamExt;
 use super::hibernate;
 use super::lifecycle::Lifecycle;
 use crate::protocol::{Message, ResultMessage};
-use crate::{Client, Prompt};
-use claude_agent_actors::{ShutdownCause, ShutdownReport};
+use crate::{Client, Prompt, SessionReport};
+use claude_agent_actors::ShutdownCause;
 
 /// How one CLI (one attempt) ended.
 pub(super) struct Attempt {
-    pub(super) report: Option<ShutdownReport>,
+    pub(super) report: Option<SessionReport>,
     pub(super) result: Option<(ResultMessage, Duration)>,
     /// A turn failure that was not a crash of the CLI.
     pub(super) turn_error: Option<String>,
