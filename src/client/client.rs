@@ -345,9 +345,10 @@ impl Client {
     async fn finish_shutdown(&self, runtime: ShutdownReport) -> SessionReport {
         let inner = &self.inner;
         let stats = inner.session.stats();
+        let id = inner.session.session_id();
         let report = inner
             .report
-            .get_or_init(|| inner.extensions.post_stop(runtime, &stats))
+            .get_or_init(|| inner.extensions.post_stop(runtime, &stats, id.as_deref()))
             .await;
         report.clone()
     }

@@ -117,6 +117,7 @@ pub(crate) fn decode_server_info(raw: &Value) -> Result<ServerInfo> {
 pub struct Stopped<'a> {
     pub(crate) report: &'a mut SessionReport,
     pub(crate) stats: &'a SessionStats,
+    pub(crate) session_id: Option<&'a str>,
     /// The extension this view is handed to.
     pub(crate) name: &'a str,
 }
@@ -135,6 +136,11 @@ impl Stopped<'_> {
     /// The session's final counters.
     pub fn stats(&self) -> &SessionStats {
         self.stats
+    }
+
+    /// The CLI's session id, if its `system/init` frame was read.
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id
     }
 
     /// Sets this extension's part of the report: under its

@@ -52,12 +52,14 @@ impl ExtensionList {
         &self,
         runtime: ShutdownReport,
         stats: &SessionStats,
+        session_id: Option<&str>,
     ) -> SessionReport {
         let mut report = SessionReport::from(runtime);
         for e in self.0.iter().rev() {
             let mut stopped = Stopped {
                 report: &mut report,
                 stats,
+                session_id,
                 name: e.name(),
             };
             e.post_stop(&mut stopped).await;
