@@ -255,8 +255,9 @@ impl ClientBuilder {
     /// Keeps a [`Transcript`](crate::transcript::Transcript) of the run:
     /// every message, tool calls correlated with their decisions and
     /// results, control requests, and how the session closed. Read it with
-    /// [`Client::transcript`] or [`Query::transcript`]. Off by default: a
-    /// transcript grows with the session.
+    /// [`Client::transcript`](crate::Client::transcript) or
+    /// [`Query::transcript`]. Off by default: a transcript grows with the
+    /// session.
     pub fn transcript(mut self, on: bool) -> Self {
         self.runtime.transcript = on;
         self

@@ -127,8 +127,8 @@ impl Query {
         self.transcript.get().map(TranscriptRecorder::snapshot)
     }
 
-    /// The shutdown report, once the stream has ended (how the CLI exited,
-    /// whether escalation was needed, the stderr tail).
+    /// The session's report, once the stream has ended (how the CLI exited,
+    /// whether escalation was needed, the stderr tail, the mirror's counts).
     pub fn shutdown_report(&self) -> Option<&SessionReport> {
         self.report.get()
     }

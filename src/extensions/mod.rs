@@ -9,7 +9,7 @@
 //!    [`CommandContext`](crate::options::CommandContext), or fail the
 //!    connect.
 //! 2. [`configure`](Extension::configure): the runtime's
-//!    [`SessionConfig`](crate::runtime::SessionConfig) is built, the CLI not
+//!    [`SessionConfig`] is built, the CLI not
 //!    yet spawned. Wrap the inbound handler, add a frame divert, subscribe
 //!    to events.
 //! 3. [`post_start`](Extension::post_start): the CLI replied to
