@@ -77,8 +77,10 @@ impl ClientBuilder {
         if let Some(t) = &transcript {
             list.push(t.clone());
         }
-        if let Some(observer) = &rt.on_diagnostic {
-            list.push(Arc::new(DiagnosticsExtension::new(observer.clone())));
+        if rt.on_diagnostic.is_some() || transcript.is_some() {
+            let observer = rt.on_diagnostic.clone();
+            let diagnostics = DiagnosticsExtension::new(observer, transcript.clone());
+            list.push(Arc::new(diagnostics));
         }
         if let Some(path) = &rt.record_frames {
             list.push(Arc::new(RecordFramesExtension::new(path.clone())));

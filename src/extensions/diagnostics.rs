@@ -1,12 +1,13 @@
-//! The user's diagnostics observer
-//! ([`ClientBuilder::on_diagnostic`](crate::ClientBuilder::on_diagnostic)),
-//! fed from before the first frame on.
+//! Diagnostics forwarding: to the user's observer
+//! ([`ClientBuilder::on_diagnostic`](crate::ClientBuilder::on_diagnostic))
+//! and, as skipped lines, to the transcript; from before the first frame on.
 
 use std::sync::{Arc, Mutex};
 
 use claude_agent_actors::{Diagnostic, SessionConfig, SessionEvent};
 use tokio::sync::broadcast;
 
+use super::transcript::TranscriptExtension;
 use super::{Extension, Started, lock};
 use crate::Result;
 use crate::transcript::TranscriptRecorder;
@@ -14,17 +15,24 @@ use crate::transcript::TranscriptRecorder;
 /// A diagnostics observer.
 pub(crate) type OnDiagnostic = Arc<dyn Fn(&Diagnostic) + Send + Sync>;
 
-/// Hands one session's diagnostics to the observer.
+/// Hands one session's diagnostics to the transcript, then the observer,
+/// on one task: an observer that saw a skipped line finds it in the
+/// transcript.
 pub(crate) struct DiagnosticsExtension {
-    observer: OnDiagnostic,
+    observer: Option<OnDiagnostic>,
+    transcript: Option<Arc<TranscriptExtension>>,
     /// Subscribed before the start: early diagnostics count too.
     events: Mutex<Option<broadcast::Receiver<SessionEvent>>>,
 }
 
 impl DiagnosticsExtension {
-    pub(crate) fn new(observer: OnDiagnostic) -> Self {
+    pub(crate) fn new(
+        observer: Option<OnDiagnostic>,
+        transcript: Option<Arc<TranscriptExtension>>,
+    ) -> Self {
         Self {
             observer,
+            transcript,
             events: Mutex::new(None),
         }
     }
@@ -42,7 +50,8 @@ impl Extension for DiagnosticsExtension {
 
     async fn post_start(&self, _started: &Started<'_>) -> Result<()> {
         if let Some(events) = lock(&self.events).take() {
-            forward_diagnostics(events, Some(self.observer.clone()), None);
+            let transcript = self.transcript.as_ref().and_then(|t| t.recorder());
+            forward_diagnostics(events, self.observer.clone(), transcript);
         }
         Ok(())
     }

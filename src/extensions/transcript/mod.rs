@@ -3,25 +3,22 @@
 
 mod observe;
 
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
-use claude_agent_actors::{SessionConfig, SessionEvent};
-use tokio::sync::broadcast;
+use claude_agent_actors::SessionConfig;
 
-use super::diagnostics::forward_diagnostics;
-use super::{Extension, PreStart, Started, Stopped, lock};
+use super::{Extension, PreStart, Started, Stopped};
 use crate::Result;
 use crate::transcript::{EntryPoint, TranscriptRecorder};
 
 pub(crate) use observe::{control_record, recording_tap};
 
-/// Keeps one session's transcript.
+/// Keeps one session's transcript (its skipped lines come from the
+/// diagnostics extension).
 pub(crate) struct TranscriptExtension {
     entry: EntryPoint,
     /// Made in `pre_start`, from the options the command is computed from.
     recorder: OnceLock<TranscriptRecorder>,
-    /// Subscribed before the start: early skipped lines count too.
-    events: Mutex<Option<broadcast::Receiver<SessionEvent>>>,
 }
 
 impl TranscriptExtension {
@@ -29,7 +26,6 @@ impl TranscriptExtension {
         Self {
             entry,
             recorder: OnceLock::new(),
-            events: Mutex::new(None),
         }
     }
 
@@ -60,7 +56,6 @@ impl Extension for TranscriptExtension {
                 inner: config.inbound,
                 transcript: t.clone(),
             });
-            *lock(&self.events) = Some(config.subscribe_events());
         }
         Ok(config)
     }
@@ -69,9 +64,6 @@ impl Extension for TranscriptExtension {
         let Some(t) = self.recorder.get() else {
             return Ok(());
         };
-        if let Some(events) = lock(&self.events).take() {
-            forward_diagnostics(events, None, Some(t.clone()));
-        }
         if let Ok(Some(v)) = started.server_info().map(|i| i.claude_code_version) {
             t.set_cli_version(&v);
         }
