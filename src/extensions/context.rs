@@ -14,6 +14,24 @@ use crate::{Error, Result};
 
 /// Before the CLI command is computed: the options it is computed from and
 /// the command context (trace context, `--session-mirror`, ...).
+///
+/// ```
+/// use claude_agent::extensions::{Extension, PreStart};
+///
+/// /// Every session of the builder on one model.
+/// struct PinModel(&'static str);
+///
+/// impl Extension for PinModel {
+///     fn name(&self) -> &str {
+///         "pin_model"
+///     }
+///
+///     async fn pre_start(&self, start: &mut PreStart<'_>) -> claude_agent::Result<()> {
+///         start.options_mut().model = Some(self.0.to_owned());
+///         Ok(())
+///     }
+/// }
+/// ```
 pub struct PreStart<'a> {
     pub(crate) options: &'a mut Options,
     pub(crate) command: &'a mut CommandContext,
@@ -63,6 +81,27 @@ impl std::fmt::Debug for PreStart<'_> {
 pub(crate) type MakeProbe<'a> = &'a (dyn Fn() -> crate::telemetry::Probe + Send + Sync);
 
 /// A session that started: the CLI replied to `initialize`.
+///
+/// ```
+/// use claude_agent::Error;
+/// use claude_agent::extensions::{Extension, Started};
+///
+/// /// Refuses a CLI that does not say its version.
+/// struct KnownVersion;
+///
+/// impl Extension for KnownVersion {
+///     fn name(&self) -> &str {
+///         "known_version"
+///     }
+///
+///     async fn post_start(&self, started: &Started<'_>) -> claude_agent::Result<()> {
+///         match started.server_info()?.claude_code_version {
+///             Some(_) => Ok(()),
+///             None => Err(Error::extension(self.name(), "the CLI did not say its version")),
+///         }
+///     }
+/// }
+/// ```
 pub struct Started<'a> {
     pub(crate) session: &'a Session,
     pub(crate) options: &'a Options,
@@ -114,6 +153,27 @@ pub(crate) fn decode_server_info(raw: &Value) -> Result<ServerInfo> {
 
 /// A session that ended: the runtime's report, the final counters, and the
 /// SDK's report that extensions add their parts to.
+///
+/// ```
+/// use claude_agent::extensions::{Extension, Stopped};
+///
+/// /// Reports how many lines each session read and wrote.
+/// struct Traffic;
+///
+/// impl Extension for Traffic {
+///     fn name(&self) -> &str {
+///         "traffic"
+///     }
+///
+///     async fn post_stop(&self, stopped: &mut Stopped<'_>) {
+///         let stats = *stopped.stats();
+///         stopped.report(serde_json::json!({
+///             "frames_in": stats.frames_in,
+///             "frames_out": stats.frames_out,
+///         }));
+///     }
+/// }
+/// ```
 pub struct Stopped<'a> {
     pub(crate) report: &'a mut SessionReport,
     pub(crate) stats: &'a SessionStats,
