@@ -1,7 +1,7 @@
 //! A [`Client`] holds one connection open across turns: send a prompt, read
 //! its messages up to the `result` with `receive_response`, send a follow-up
 //! that relies on the first turn's context, then shut down in order and
-//! print the [`ShutdownReport`](claude_agent::ShutdownReport).
+//! print the [`SessionReport`](claude_agent::SessionReport).
 //!
 //! ```text
 //! cargo run --example multi_turn

@@ -60,7 +60,7 @@ async fn main() -> ExitCode {
         eprintln!("error: {e}");
         recorder.record_transport_error(&e.to_string());
     }
-    recorder.record_close(&client.shutdown().await);
+    recorder.record_close(&client.shutdown().await.runtime);
 
     let transcript = recorder.snapshot();
     if let Err(e) = std::fs::write(&out, transcript.to_json_pretty()) {

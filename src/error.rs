@@ -87,6 +87,16 @@ pub enum Error {
     /// so `?` can pass it on.
     #[error(transparent)]
     Result(#[from] Box<crate::protocol::ResultError>),
+    /// A user's [`Extension`](crate::extensions::Extension) failed the
+    /// connect (see [`Error::extension`]).
+    #[error("extension {extension} failed the connect")]
+    Extension {
+        /// The extension's name.
+        extension: String,
+        /// Why.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
 }
 
 impl std::fmt::Debug for Error {
@@ -127,6 +137,13 @@ impl Error {
             Self::Resume(e) => ("Resume", e),
             Self::McpDelivery(e) => ("McpDelivery", e),
             Self::Result(e) => ("Result", e),
+            Self::Extension { extension, source } => {
+                return f
+                    .debug_struct("Extension")
+                    .field("extension", extension)
+                    .field("source", source)
+                    .finish();
+            }
         };
         f.debug_tuple(name).field(value).finish()
     }
@@ -139,6 +156,23 @@ impl From<crate::protocol::ResultError> for Error {
 }
 
 impl Error {
+    /// The error an [`Extension`](crate::extensions::Extension) named
+    /// `extension` fails a connect with.
+    ///
+    /// ```
+    /// let e = claude_agent::Error::extension("min_version", "the CLI is 2.0.1, older than 2.1.0");
+    /// assert_eq!(e.to_string(), "extension min_version failed the connect");
+    /// ```
+    pub fn extension(
+        extension: impl Into<String>,
+        source: impl Into<Box<dyn std::error::Error + Send + Sync>>,
+    ) -> Self {
+        Self::Extension {
+            extension: extension.into(),
+            source: source.into(),
+        }
+    }
+
     /// Whether the CLI executable could not be found (install it with
     /// [`INSTALL_COMMAND`](crate::discovery::INSTALL_COMMAND)).
     pub fn is_cli_not_found(&self) -> bool {

@@ -89,6 +89,7 @@ pub mod callbacks;
 pub mod client;
 pub mod discovery;
 pub mod error;
+pub mod extensions;
 #[cfg(feature = "nats")]
 pub mod fleet;
 pub mod host;
@@ -105,6 +106,7 @@ pub use client::{
     TransportFactory, query,
 };
 pub use error::{Error, Result};
+pub use extensions::{Extension, SessionReport};
 #[cfg(feature = "nats")]
 pub use fleet::{Fleet, JobOutcome, JobSpec, StreamLayout};
 pub use host::Host;

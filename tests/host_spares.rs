@@ -98,7 +98,14 @@ async fn a_builder_that_does_not_match_cold_starts() {
     let mut events = host.events();
     metrics_until(&host, |m| m.spares == 1).await;
     let spare = spare_pids("spare-nomatch");
-    // Other options (a model), and a callback: neither can use the spare.
+    // Other options (a model), a callback, an extension (its hooks never
+    // ran on the spare's connect): none can use the spare.
+    struct Noop;
+    impl claude_agent::Extension for Noop {
+        fn name(&self) -> &str {
+            "noop"
+        }
+    }
     let other_options = cli
         .builder()
         .grace(Duration::from_millis(301))
@@ -108,7 +115,8 @@ async fn a_builder_that_does_not_match_cold_starts() {
             Ok(claude_agent::callbacks::allow())
         },
     );
-    for b in [other_options, with_callback] {
+    let with_extension = cli.builder().extension(Noop);
+    for b in [other_options, with_callback, with_extension] {
         let h = host.spawn("t", b).await.unwrap();
         let (pid, via_spare) = started_pid(&mut events).await;
         assert!(!via_spare);

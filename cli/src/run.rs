@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use claude_agent::SessionReport;
 use claude_agent::callbacks::{AllowList, Decision};
 use claude_agent::options::PermissionMode;
 use claude_agent::protocol::{
@@ -22,8 +23,8 @@ use claude_agent::protocol::{
 };
 use claude_agent::transcript::SkippedLine;
 use claude_agent::{Client, Error, Options};
+use claude_agent_actors::Escalation;
 use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
-use claude_agent_actors::{Escalation, ShutdownReport};
 use futures::StreamExt;
 use serde_json::{Value, json};
 
@@ -556,7 +557,7 @@ impl Printer {
         self.note(&format!("skipped a malformed message: {why}"));
     }
 
-    fn shutdown(&self, report: &ShutdownReport, skipped_lines: u64) {
+    fn shutdown(&self, report: &SessionReport, skipped_lines: u64) {
         let escalation = match report.escalation {
             Escalation::None => "none",
             Escalation::Term => "term",

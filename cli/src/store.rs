@@ -4,9 +4,9 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use claude_agent::SessionReport;
 use claude_agent::protocol::MirrorError;
 use claude_agent::store::{SessionStore, StoreError, open_store};
-use claude_agent_actors::ShutdownReport;
 
 /// `--store-timeout` of every command that opens a store.
 #[derive(Debug, Clone, Copy, clap::Args)]
@@ -157,7 +157,7 @@ pub(crate) fn mirror_error_line(m: &MirrorError) -> String {
 }
 
 /// The mirror's counts of a shutdown report, when a store was configured.
-pub(crate) fn mirror_counts(report: &ShutdownReport) -> Option<String> {
+pub(crate) fn mirror_counts(report: &SessionReport) -> Option<String> {
     let persisted = report.mirror_persisted?;
     let unpersisted = report.mirror_unpersisted.unwrap_or(0);
     Some(format!(

@@ -4,23 +4,19 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
-use claude_agent_actors::process::{ProcessSpec, UserAccount};
 use claude_agent_actors::stderr::OnLine;
 use claude_agent_actors::{
-    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, DEFAULT_MAX_BUFFERED_BYTES, Session, SessionConfig,
-    Watchdog,
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, DEFAULT_MAX_BUFFERED_BYTES, Watchdog,
 };
-use serde_json::Value;
 
-use super::{Client, Prompt, Query, observe};
+use super::{Prompt, Query};
 use crate::callbacks::mcp::SdkMcpServer;
 use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
-use crate::discovery;
-use crate::options::{CommandContext, McpServerConfig, McpServers, Options, OptionsError};
-use crate::telemetry::{SessionTrace, Telemetry, TracedHandler};
-use crate::transcript::{EntryPoint, Recorder, TranscriptRecorder};
-use crate::{Error, Result};
-use claude_agent_actors::InboundHandler;
+use crate::extensions::diagnostics::OnDiagnostic;
+use crate::extensions::{DynExtension, Extension};
+use crate::options::Options;
+use crate::telemetry::Telemetry;
+use crate::transcript::EntryPoint;
 
 /// How the runtime treats the session: timeouts, buffers, shutdown grace.
 #[derive(Clone)]
@@ -47,6 +43,8 @@ pub(crate) struct Runtime {
     /// Where the transcript is mirrored (`session_store`), and how.
     pub(crate) session_store: Option<Arc<dyn crate::store::SessionStore>>,
     pub(crate) mirror: crate::store::mirror::MirrorSettings,
+    /// The user's extensions, outermost first.
+    pub(crate) extensions: Vec<Arc<dyn DynExtension>>,
 }
 
 impl Default for Runtime {
@@ -71,6 +69,7 @@ impl Default for Runtime {
             launch: super::launch::Launch::Subprocess,
             session_store: None,
             mirror: Default::default(),
+            extensions: Vec::new(),
         }
     }
 }
@@ -256,8 +255,9 @@ impl ClientBuilder {
     /// Keeps a [`Transcript`](crate::transcript::Transcript) of the run:
     /// every message, tool calls correlated with their decisions and
     /// results, control requests, and how the session closed. Read it with
-    /// [`Client::transcript`] or [`Query::transcript`]. Off by default: a
-    /// transcript grows with the session.
+    /// [`Client::transcript`](crate::Client::transcript) or
+    /// [`Query::transcript`]. Off by default: a transcript grows with the
+    /// session.
     pub fn transcript(mut self, on: bool) -> Self {
         self.runtime.transcript = on;
         self
@@ -303,78 +303,41 @@ impl ClientBuilder {
         self
     }
 
+    /// Adds an [`Extension`]: hooks that run before the CLI starts, once it
+    /// replied to `initialize` and once the session ended (see
+    /// [`extensions`](crate::extensions) for the phases). Extensions wrap
+    /// the built-in ones, the first added outermost; each session the
+    /// builder connects runs them.
+    ///
+    /// ```
+    /// use claude_agent::extensions::{Extension, Started};
+    /// use claude_agent::{Client, Options};
+    ///
+    /// struct Hello;
+    ///
+    /// impl Extension for Hello {
+    ///     fn name(&self) -> &str {
+    ///         "hello"
+    ///     }
+    ///
+    ///     async fn post_start(&self, started: &Started<'_>) -> claude_agent::Result<()> {
+    ///         println!("CLI {:?} is up", started.session().pid());
+    ///         Ok(())
+    ///     }
+    /// }
+    ///
+    /// let builder = Client::builder(Options::new()).extension(Hello);
+    /// # let _ = builder;
+    /// ```
+    pub fn extension(mut self, extension: impl Extension) -> Self {
+        self.runtime.extensions.push(Arc::new(extension));
+        self
+    }
+
     /// The telemetry handle set with [`telemetry`](Self::telemetry) (for a
     /// host recording its own metrics next to the session's).
     pub fn telemetry_handle(&self) -> &Telemetry {
         &self.runtime.telemetry
-    }
-
-    /// Starts the CLI and waits for its `initialize` reply.
-    pub async fn connect(mut self) -> Result<Client> {
-        let trace = self
-            .runtime
-            .telemetry
-            .session(self.runtime.tenant.as_deref());
-        let started = async {
-            self.restore_from_store().await?;
-            let user = super::run_as::account_for(self.options.user.as_deref()).await?;
-            let (config, builder, transcript) = self.session_config(trace.as_ref(), user)?;
-            let (mut config, mirror) = builder.attach_mirror(config);
-            // Subscribed before the start: early diagnostics count too.
-            let traced = trace.clone().map(|t| (t, config.subscribe_events()));
-            let watched = (builder.runtime.on_diagnostic.is_some() || transcript.is_some())
-                .then(|| config.subscribe_events());
-            let (session, frames) = Session::start(config).await?;
-            if let Some(events) = watched {
-                forward_diagnostics(
-                    events,
-                    builder.runtime.on_diagnostic.clone(),
-                    transcript.clone(),
-                );
-            }
-            Ok::<_, Error>((session, frames, builder, transcript, traced, mirror))
-        };
-        let (session, frames, builder, transcript, traced, mirror) = match started.await {
-            Ok(parts) => parts,
-            Err(e) => {
-                if let Some(t) = &trace {
-                    t.connect_failed(&e);
-                }
-                return Err(e);
-            }
-        };
-        let client = Client::new(session, frames, builder, transcript, traced, mirror);
-        // As the official SDKs do: a fail-closed hook must not run on a CLI
-        // that would let its action through when it fails; nor a session
-        // run without the MCP servers sent in `initialize`.
-        let builder = &client.inner.builder;
-        let supported = builder
-            .callbacks
-            .hooks
-            .check_initialize_reply(client.server_info_raw())
-            .map_err(Error::HookSupport)
-            .and_then(|()| {
-                let reply = client.server_info_raw();
-                Ok(builder.options.check_mcp_delivery(reply)?)
-            });
-        if let Err(error) = supported {
-            if let Some(t) = &trace {
-                t.connect_failed(&error);
-            }
-            client.shutdown().await;
-            return Err(error);
-        }
-        if client.inner.builder.options.verbatim_prompts {
-            if let Ok(Some(v)) = client.server_info().map(|i| i.claude_code_version) {
-                super::prompt::warn_if_verbatim_unsupported(&v);
-            }
-        }
-        if let (Some(t), Ok(info)) = (&client.inner.transcript, client.server_info()) {
-            if let Some(v) = &info.claude_code_version {
-                t.set_cli_version(v);
-            }
-        }
-        Ok(client)
     }
 
     /// True when the CLI is spawned as computed (no spawner, no transport).
@@ -396,172 +359,4 @@ impl ClientBuilder {
     pub fn query_stream(self, prompt: super::QueryPrompt) -> Query {
         Query::new(self, prompt.0)
     }
-
-    /// The runtime's session config for these options; with a `trace`, its
-    /// context goes into the CLI's env and its control spans around the
-    /// inbound handler; with a `user`, the CLI runs as that account.
-    pub(crate) fn session_config(
-        mut self,
-        trace: Option<&Arc<SessionTrace>>,
-        user: Option<UserAccount>,
-    ) -> Result<(SessionConfig, Self, Option<TranscriptRecorder>)> {
-        self.register_sdk_servers()?;
-        // The session's own server list, shared with its Client.
-        self.callbacks = self.callbacks.for_session();
-        let transcript = self
-            .runtime
-            .transcript
-            .then(|| TranscriptRecorder::new(observe::run_info(self.runtime.entry, &self.options)));
-        let mut callbacks = self.callbacks.clone();
-        if let Some(t) = &transcript {
-            let t = t.clone();
-            callbacks = callbacks.on_decision(Arc::new(move |d| t.record_decision(d)));
-        }
-        let mut inbound: Arc<dyn InboundHandler> = Arc::new(callbacks);
-        if let Some(t) = &transcript {
-            inbound = Arc::new(observe::RecordingHandler {
-                inner: inbound,
-                transcript: t.clone(),
-            });
-        }
-        if let Some(trace) = trace {
-            inbound = Arc::new(TracedHandler {
-                inner: inbound,
-                trace: trace.clone(),
-            });
-        }
-        let program = match &self.options.cli_path {
-            Some(p) => p.clone(),
-            None => discovery::find_cli(None, self.options.cwd.as_deref())?,
-        };
-        let (trace_parent, trace_state) = trace.map(|t| t.trace_context()).unwrap_or_default();
-        let ctx = CommandContext {
-            permission_callback: self.callbacks.can_use_tool.is_some(),
-            trace_parent,
-            trace_state,
-            session_mirror: self.runtime.session_store.is_some(),
-        };
-        let cmd = self.options.to_command(program, &ctx)?;
-        let mut spec = ProcessSpec::new(cmd.program);
-        spec.args = cmd.args;
-        spec.env = cmd.env;
-        spec.env_remove = cmd.env_remove;
-        spec.cwd = cmd.cwd;
-        spec.session_label = self.runtime.label.clone();
-        spec.user = user;
-        let mut initialize = self
-            .options
-            .initialize_request(self.callbacks.initialize_hooks_json());
-        self.callbacks.add_initialize_fields(&mut initialize);
-        let rt = &self.runtime;
-        let mut config = SessionConfig::subprocess(spec.clone());
-        config.transport = rt.launch.transport(spec);
-        let mut config = config
-            .initialize(initialize)
-            .control_timeout(rt.control_timeout)
-            .handler_timeout(rt.handler_timeout)
-            .max_line_bytes(rt.max_line_bytes)
-            .max_buffered_bytes(rt.max_buffered_bytes)
-            .grace(rt.grace)
-            .term_grace(rt.term_grace)
-            .idle_watchdog(rt.idle_watchdog)
-            .inbound(inbound);
-        if let Some(t) = rt.initialize_timeout {
-            config = config.initialize_timeout(t);
-        }
-        if let Some(f) = &rt.on_stderr {
-            config = config.on_stderr(f.clone());
-        }
-        if let Some(label) = &rt.label {
-            config = config.label(label.clone());
-        }
-        if let Some(path) = &rt.record_frames {
-            let recorder = Recorder::create(path)?;
-            config = config.wire_tap(observe::recording_tap(recorder));
-        }
-        Ok((config, self, transcript))
-    }
-
-    /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
-    fn register_sdk_servers(&mut self) -> Result<()> {
-        let names: Vec<String> = self
-            .callbacks
-            .sdk_server_names()
-            .into_iter()
-            .map(str::to_owned)
-            .collect();
-        if names.is_empty() {
-            return Ok(());
-        }
-        match &mut self.options.mcp_servers {
-            McpServers::Servers(list) => {
-                for name in names {
-                    if !list.iter().any(|(n, _)| *n == name) {
-                        list.push((name.clone(), McpServerConfig::Sdk { name }));
-                    }
-                }
-                Ok(())
-            }
-            McpServers::Json(text) => {
-                let mut v: Value =
-                    serde_json::from_str(text).map_err(|source| OptionsError::Json {
-                        what: "mcp config",
-                        source,
-                    })?;
-                let servers = v
-                    .get_mut("mcpServers")
-                    .and_then(Value::as_object_mut)
-                    .ok_or_else(|| {
-                        Error::InvalidConfig("mcp config json has no mcpServers object".into())
-                    })?;
-                for name in names {
-                    servers
-                        .entry(name.clone())
-                        .or_insert_with(|| serde_json::json!({"type": "sdk", "name": name}));
-                }
-                *text = v.to_string();
-                Ok(())
-            }
-            McpServers::Path(p) => Err(Error::InvalidConfig(format!(
-                "in-process MCP servers cannot be combined with the mcp config file {}",
-                p.display()
-            ))),
-        }
-    }
-}
-
-/// A diagnostics observer.
-pub(crate) type OnDiagnostic = Arc<dyn Fn(&claude_agent_actors::Diagnostic) + Send + Sync>;
-
-/// Hands the session's diagnostics to the observer and the transcript until
-/// the session's event channel closes (its end). Also used by the host to
-/// give a warm spare the diagnostics observer of the session it serves.
-pub(crate) fn forward_diagnostics(
-    mut events: tokio::sync::broadcast::Receiver<claude_agent_actors::SessionEvent>,
-    observer: Option<OnDiagnostic>,
-    transcript: Option<TranscriptRecorder>,
-) {
-    use tokio::sync::broadcast::error::RecvError;
-    tokio::spawn(async move {
-        loop {
-            match events.recv().await {
-                Ok(claude_agent_actors::SessionEvent::Diagnostic(d)) => {
-                    if let (Some(t), Some(line)) = (
-                        &transcript,
-                        crate::transcript::SkippedLine::from_diagnostic(&d),
-                    ) {
-                        t.record_skipped(line);
-                    }
-                    if let Some(f) = &observer {
-                        f(&d);
-                    }
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(n)) => {
-                    tracing::warn!(missed = n, "diagnostics observer fell behind");
-                }
-                Err(RecvError::Closed) => return,
-            }
-        }
-    });
 }

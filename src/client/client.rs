@@ -8,18 +8,16 @@ use claude_agent_actors::{
 };
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
-use serde::Deserialize;
 use serde_json::Value;
-use tokio::sync::{Mutex, broadcast};
+use tokio::sync::{Mutex, OnceCell, mpsc};
 
 use super::messages::{self, Inbound, Kind, Until};
-use super::mirror::MirrorParts;
-use super::observe;
 use super::prompt::{is_verbatim, mark_verbatim};
 use super::{ClientBuilder, Prompt};
+use crate::extensions::transcript::control_record;
+use crate::extensions::{ExtensionList, SessionReport, Started, decode_server_info};
 use crate::options::Options;
-use crate::protocol::{Message, ParseError, ServerInfo, UserMessage};
-use crate::store::mirror::MirrorHandle;
+use crate::protocol::{Message, ServerInfo, UserMessage};
 use crate::telemetry::{self, SessionTrace};
 use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
 use crate::{Error, Result};
@@ -66,8 +64,10 @@ pub(crate) struct Inner {
     pub(crate) transcript: Option<TranscriptRecorder>,
     /// The session's spans and metrics, when telemetry is on.
     pub(crate) telemetry: Option<Arc<SessionTrace>>,
-    /// The transcript mirror, with a session store.
-    pub(crate) mirror: Option<MirrorHandle>,
+    /// The session's extensions (the built-in ones included).
+    pub(crate) extensions: ExtensionList,
+    /// The SDK's report, made once by the extensions' `post_stop`.
+    pub(crate) report: OnceCell<SessionReport>,
 }
 
 impl Drop for Inner {
@@ -111,34 +111,42 @@ impl Client {
         session: Session,
         frames: FrameStream,
         builder: ClientBuilder,
+        extensions: ExtensionList,
+        telemetry: Option<Arc<SessionTrace>>,
         transcript: Option<TranscriptRecorder>,
-        traced: Option<(Arc<SessionTrace>, broadcast::Receiver<SessionEvent>)>,
-        mirror: Option<MirrorParts>,
+        mirror_errors: Option<mpsc::Receiver<Message>>,
     ) -> Self {
-        let (telemetry, events) = traced.unzip();
-        let (mirror, injected) = mirror.map(|m| (m.handle, m.errors)).unzip();
-        let client = Self {
+        Self {
             inner: Arc::new(Inner {
                 session,
-                frames: Arc::new(Mutex::new(Inbound::new(frames, injected))),
+                frames: Arc::new(Mutex::new(Inbound::new(frames, mirror_errors))),
                 builder,
                 transcript,
                 telemetry,
-                mirror,
+                extensions,
+                report: OnceCell::new(),
             }),
-        };
-        if let (Some(t), Some(events)) = (&client.inner.telemetry, events) {
-            // Weak: telemetry never keeps a session alive.
-            let weak: Weak<Inner> = Arc::downgrade(&client.inner);
-            let probe: telemetry::Probe = Box::new(move || {
+        }
+    }
+
+    /// The extensions' `post_start`: the session is up.
+    pub(crate) async fn post_start(&self) -> Result<()> {
+        // Weak: telemetry never keeps a session alive.
+        let weak: Weak<Inner> = Arc::downgrade(&self.inner);
+        let make_probe = move || -> telemetry::Probe {
+            let weak = weak.clone();
+            Box::new(move || {
                 let inner = weak.upgrade()?;
                 let s = &inner.session;
                 Some((s.report(), s.stats()))
-            });
-            t.connected(client.pid(), probe);
-            t.watch(events);
-        }
-        client
+            })
+        };
+        let started = Started {
+            session: &self.inner.session,
+            options: &self.inner.builder.options,
+            make_probe: &make_probe,
+        };
+        self.inner.extensions.post_start(&started).await
     }
 
     /// Sends one user turn: text, content blocks (e.g. an image), or a
@@ -254,7 +262,7 @@ impl Client {
             };
             // The runtime picks the wire id; the transcript keys by order.
             let id = format!("out_{}", self.stats().frames_out);
-            t.record_control(observe::control_record(
+            t.record_control(control_record(
                 id,
                 subtype,
                 Direction::Outbound,
@@ -269,16 +277,8 @@ impl Client {
     /// version, permission mode, ...
     /// A reply that does not decode is [`Error::Parse`].
     pub fn server_info(&self) -> Result<ServerInfo> {
-        let raw = self.inner.session.server_info();
         // Decoded from the kept reply in place: no bytes in between.
-        ServerInfo::deserialize(raw).map_err(|e| {
-            Error::Parse(ParseError::InvalidField {
-                message_type: "control_response/initialize",
-                field: "response".to_owned(),
-                reason: e.to_string(),
-                prefix: raw.to_string().chars().take(120).collect(),
-            })
-        })
+        decode_server_info(self.inner.session.server_info())
     }
 
     /// The raw `initialize` reply.
@@ -324,12 +324,13 @@ impl Client {
 
     /// Ordered shutdown: stop admitting, fail pending requests, EOF, keep
     /// reading, wait `grace`, SIGTERM the group, wait `term_grace`, SIGKILL,
-    /// reap. Idempotent: every caller gets the same report.
+    /// reap; then the [extensions](crate::extensions)' `post_stop`.
+    /// Idempotent: every caller gets the same report.
     ///
-    /// With a [session store](ClientBuilder::session_store), then waits
-    /// for the mirror's pending appends (at most its flush deadline) and
-    /// reports `mirror_persisted` / `mirror_unpersisted`.
-    pub async fn shutdown(&self) -> ShutdownReport {
+    /// With a [session store](ClientBuilder::session_store), the mirror's
+    /// pending appends are waited for (at most its flush deadline) and
+    /// reported as `mirror_persisted` / `mirror_unpersisted`.
+    pub async fn shutdown(&self) -> SessionReport {
         let report = self.inner.session.shutdown().await;
         self.finish_shutdown(report).await
     }
@@ -339,26 +340,23 @@ impl Client {
     pub(crate) async fn shutdown_with(
         &self,
         cause: claude_agent_actors::ShutdownCause,
-    ) -> ShutdownReport {
+    ) -> SessionReport {
         let report = self.inner.session.shutdown_with(cause).await;
         self.finish_shutdown(report).await
     }
 
-    /// What follows the session's own shutdown: the mirror's flush and
-    /// counts, telemetry, the transcript's close.
-    async fn finish_shutdown(&self, mut report: ShutdownReport) -> ShutdownReport {
-        if let Some(m) = &self.inner.mirror {
-            let (persisted, unpersisted) = m.finish().await;
-            report.mirror_persisted = Some(persisted);
-            report.mirror_unpersisted = Some(unpersisted);
-        }
-        if let Some(t) = &self.inner.telemetry {
-            t.finish_with(Some(report.clone()), Some(self.stats()));
-        }
-        if let Some(t) = &self.inner.transcript {
-            t.record_close(&report);
-        }
-        report
+    /// What follows the session's own shutdown, once: the extensions'
+    /// `post_stop` (the mirror's flush and counts, telemetry, the
+    /// transcript's close, the user's).
+    async fn finish_shutdown(&self, runtime: ShutdownReport) -> SessionReport {
+        let inner = &self.inner;
+        let stats = inner.session.stats();
+        let id = inner.session.session_id();
+        let report = inner
+            .report
+            .get_or_init(|| inner.extensions.post_stop(runtime, &stats, id.as_deref()))
+            .await;
+        report.clone()
     }
 
     /// Cuts the shutdown's current wait short: during `grace`, SIGTERM to

@@ -5,21 +5,20 @@
 mod builder;
 #[allow(clippy::module_inception)]
 mod client;
+mod connect;
 mod controls;
 mod launch;
 mod mcp_servers;
 mod messages;
-mod mirror;
-mod observe;
 mod prompt;
 mod query;
 mod query_text;
-mod run_as;
 mod run_end;
 mod session_controls;
+mod store;
 
+pub(crate) use crate::extensions::diagnostics::forward_diagnostics;
 pub use builder::ClientBuilder;
-pub(crate) use builder::forward_diagnostics;
 pub use client::Client;
 pub use controls::{ContextDetail, SettingsFile};
 pub use launch::TransportFactory;

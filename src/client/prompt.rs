@@ -68,31 +68,6 @@ pub(crate) fn is_verbatim(message: &UserMessage) -> bool {
     message.client_composed == Some(true)
 }
 
-/// The first Claude Code version that honours `client_composed`.
-const VERBATIM_SINCE: (u32, u32, u32) = (2, 1, 248);
-
-/// Warns when `version` (as the CLI reports it) predates `client_composed`:
-/// such a CLI still expands `@path` and slash commands.
-pub(crate) fn warn_if_verbatim_unsupported(version: &str) {
-    if version_before(version, VERBATIM_SINCE) {
-        tracing::warn!(
-            cli_version = version,
-            "verbatim_prompts is on but this Claude Code predates 2.1.248 and ignores \
-             client_composed: prompts are still expanded"
-        );
-    }
-}
-
-/// Whether a dotted `major.minor.patch` version (suffixes ignored) is
-/// before `min`; an unparsable version is not.
-fn version_before(version: &str, min: (u32, u32, u32)) -> bool {
-    let mut parts = version.trim().split(['.', '-', ' ']).map(str::parse::<u32>);
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(Ok(a)), Some(Ok(b)), Some(Ok(c))) => (a, b, c) < min,
-        _ => false,
-    }
-}
-
 impl From<&str> for Prompt {
     fn from(s: &str) -> Self {
         Self::Text(s.to_owned())
@@ -114,19 +89,5 @@ impl From<Vec<ContentBlock>> for Prompt {
 impl From<UserMessage> for Prompt {
     fn from(m: UserMessage) -> Self {
         Self::Message(Box::new(m))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::version_before;
-
-    #[test]
-    fn versions_before_client_composed_are_detected() {
-        assert!(version_before("2.1.247", (2, 1, 248)));
-        assert!(version_before("1.9.999", (2, 1, 248)));
-        assert!(!version_before("2.1.248", (2, 1, 248)));
-        assert!(!version_before("2.1.332 (Claude Code)", (2, 1, 248)));
-        assert!(!version_before("garbage", (2, 1, 248)));
     }
 }

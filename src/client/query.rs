@@ -5,7 +5,6 @@ use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
-use claude_agent_actors::ShutdownReport;
 use futures::stream::{self, BoxStream};
 use futures::{Stream, StreamExt};
 use tokio::sync::watch;
@@ -15,6 +14,7 @@ use super::messages::{Kind, Received, Until};
 use super::run_end::{self, RunEnd};
 use super::{Client, ClientBuilder, Prompt};
 use crate::Result;
+use crate::extensions::SessionReport;
 use crate::options::Options;
 use crate::protocol::{Message, SystemMessage, UserMessage};
 use crate::transcript::{Transcript, TranscriptRecorder};
@@ -88,7 +88,7 @@ impl std::fmt::Debug for PromptSource {
 #[must_use = "a query does nothing unless polled"]
 pub struct Query {
     inner: BoxStream<'static, Result<Message>>,
-    report: Arc<OnceLock<ShutdownReport>>,
+    report: Arc<OnceLock<SessionReport>>,
     transcript: Arc<OnceLock<TranscriptRecorder>>,
 }
 
@@ -127,9 +127,9 @@ impl Query {
         self.transcript.get().map(TranscriptRecorder::snapshot)
     }
 
-    /// The shutdown report, once the stream has ended (how the CLI exited,
-    /// whether escalation was needed, the stderr tail).
-    pub fn shutdown_report(&self) -> Option<&ShutdownReport> {
+    /// The session's report, once the stream has ended (how the CLI exited,
+    /// whether escalation was needed, the stderr tail, the mirror's counts).
+    pub fn shutdown_report(&self) -> Option<&SessionReport> {
         self.report.get()
     }
 }
@@ -219,7 +219,7 @@ impl Reading {
 
 async fn step(
     state: State,
-    report: Arc<OnceLock<ShutdownReport>>,
+    report: Arc<OnceLock<SessionReport>>,
 ) -> Option<(Result<Message>, State)> {
     let mut r = match state {
         State::Done => return None,

@@ -158,7 +158,7 @@ pub(crate) async fn drain_running(
     // Warm spares: the same ordered shutdown, the same deadline.
     let spare_waits = spares.iter().map(|c| async move {
         match tokio::time::timeout_at(deadline, c.shutdown_with(ShutdownCause::HostDrain)).await {
-            Ok(r) => Some(r),
+            Ok(r) => Some(r.runtime),
             Err(_) => {
                 c.session().kill(ShutdownCause::HostDrain);
                 tokio::time::timeout(KILL_BOUND, c.session().closed())

@@ -21,7 +21,7 @@ use super::outcome::{Failure, SessionId, SessionOutcome};
 use super::status::SessionStatus;
 use super::work::{Idle, Stops, Work, run_interactive, run_job};
 use crate::protocol::ResultMessage;
-use crate::{Client, ClientBuilder};
+use crate::{Client, ClientBuilder, SessionReport};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
 /// Bound on asking the host's supervisor for a restart (it only does
@@ -115,7 +115,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
     let mut reviving: Option<(Instant, Duration)> = None;
     let finish = |failure: Option<Failure>,
                   result: Option<(ResultMessage, Duration)>,
-                  report: Option<ShutdownReport>,
+                  report: Option<SessionReport>,
                   restarts: u32| {
         let (result, turn_latency) = match result {
             Some((r, d)) => (Some(r), Some(d)),

@@ -4,9 +4,10 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::SessionReport;
 use crate::protocol::ResultMessage;
+use claude_agent_actors::ShutdownCause;
 use claude_agent_actors::process::ExitInfo;
-use claude_agent_actors::{ShutdownCause, ShutdownReport};
 
 /// A hosted session's id, unique within its [`Host`](super::Host).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -34,7 +35,7 @@ pub struct SessionOutcome {
     /// Why it did not complete; `None` means it did.
     pub failure: Option<Failure>,
     /// The last CLI's shutdown report (none when no CLI ever started).
-    pub report: Option<ShutdownReport>,
+    pub report: Option<SessionReport>,
     /// Restarts performed.
     pub restarts: u32,
     /// Time spent waiting for admission.

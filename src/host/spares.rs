@@ -45,6 +45,7 @@ impl SpareKey {
             && !r.transcript
             && r.record_frames.is_none()
             && r.on_stderr.is_none()
+            && r.extensions.is_empty()
             && b.launches_plain_subprocess();
         if !plain {
             return None;

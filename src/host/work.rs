@@ -13,8 +13,8 @@ use super::hibernate;
 use super::outcome::SessionId;
 use super::status::SessionStatus;
 use crate::protocol::{Message, ResultMessage};
-use crate::{Client, Prompt};
-use claude_agent_actors::{ShutdownCause, ShutdownReport};
+use crate::{Client, Prompt, SessionReport};
+use claude_agent_actors::ShutdownCause;
 
 /// What a hosted session does once connected.
 #[derive(Debug, Clone)]
@@ -43,7 +43,7 @@ pub(crate) struct Idle<'a> {
 
 /// How one CLI (one attempt) ended.
 pub(super) struct Attempt {
-    pub(super) report: Option<ShutdownReport>,
+    pub(super) report: Option<SessionReport>,
     pub(super) result: Option<(ResultMessage, Duration)>,
     /// A turn failure that was not a crash of the CLI.
     pub(super) turn_error: Option<String>,

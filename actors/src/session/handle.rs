@@ -288,8 +288,6 @@ impl Session {
                 frames_after_eof: 0,
                 handlers_cancelled: 0,
                 requests_failed: 0,
-                mirror_persisted: None,
-                mirror_unpersisted: None,
                 stderr_tail: self.stderr_tail(),
             },
         }

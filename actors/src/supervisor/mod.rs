@@ -106,8 +106,6 @@ impl Drop for SupervisorState {
                 frames_after_eof: 0,
                 handlers_cancelled: 0,
                 requests_failed: 0,
-                mirror_persisted: None,
-                mirror_unpersisted: None,
                 stderr_tail: self.shared.stderr.tail(),
             });
         }

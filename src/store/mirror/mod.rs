@@ -26,8 +26,9 @@
 //! complete either way.)
 //!
 //! **Shutdown.** Once the CLI's output has ended, the task appends what is
-//! pending for at most the flush deadline, then gives up; the shutdown
-//! report's `mirror_persisted` / `mirror_unpersisted` count the entries.
+//! pending for at most the flush deadline, then gives up; the
+//! [`SessionReport`](crate::SessionReport) of the shutdown counts the
+//! entries (`mirror_persisted`, `mirror_unpersisted`).
 
 mod inbox;
 mod task;
@@ -60,7 +61,7 @@ pub const DEFAULT_PERSIST_WITHIN: Duration = Duration::from_secs(1);
 /// Default time the shutdown gives pending appends after the CLI exited.
 pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
 /// `mirror_error` messages waiting for the consumer; more are logged and
-/// dropped (their counts are in the shutdown report regardless).
+/// dropped (their counts are in the session's report regardless).
 const MAX_QUEUED_ERRORS: usize = 64;
 
 /// When mirrored entries are appended to the store.

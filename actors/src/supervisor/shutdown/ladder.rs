@@ -210,12 +210,6 @@ pub struct ShutdownReport {
     pub handlers_cancelled: usize,
     /// Our control requests failed by the shutdown.
     pub requests_failed: usize,
-    /// Transcript entries a session store mirror persisted (set by the SDK
-    /// layer when a store is configured; `None` without one).
-    pub mirror_persisted: Option<u64>,
-    /// Transcript entries the mirror did not persist: failed after their
-    /// retries, dropped on overflow, or still pending at the flush deadline.
-    pub mirror_unpersisted: Option<u64>,
     /// The last lines of the CLI's stderr.
     pub stderr_tail: Vec<String>,
 }
@@ -235,8 +229,6 @@ impl ShutdownReport {
             frames_after_eof: 0,
             handlers_cancelled: 0,
             requests_failed: 0,
-            mirror_persisted: None,
-            mirror_unpersisted: None,
             stderr_tail: Vec::new(),
         }
     }

@@ -216,8 +216,6 @@ pub(crate) async fn run(ctx: StopContext) {
         frames_after_eof,
         handlers_cancelled,
         requests_failed,
-        mirror_persisted: None,
-        mirror_unpersisted: None,
         stderr_tail,
     };
     tracing::info!(

@@ -1,4 +1,5 @@
-//! What a client records about its run: the transcript and raw frames.
+//! The recording pieces: the run description, the handler recording each
+//! inbound control request, control records, the raw-frame wire tap.
 
 use std::sync::Arc;
 use std::time::{Instant, SystemTime};

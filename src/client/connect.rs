@@ -1,0 +1,237 @@
+//! [`ClientBuilder::connect`]: the builder's settings as a list of
+//! extensions, run phase by phase around the session's start.
+
+use std::sync::Arc;
+
+use claude_agent_actors::process::{ProcessSpec, UserAccount};
+use claude_agent_actors::{InboundHandler, Session, SessionConfig};
+use serde_json::Value;
+
+use super::{Client, ClientBuilder};
+use crate::callbacks::DecisionObserver;
+use crate::discovery;
+use crate::extensions::diagnostics::DiagnosticsExtension;
+use crate::extensions::hook_check::HookCheckExtension;
+use crate::extensions::mcp_check::McpCheckExtension;
+use crate::extensions::mirror::MirrorExtension;
+use crate::extensions::record_frames::RecordFramesExtension;
+use crate::extensions::run_as::RunAsExtension;
+use crate::extensions::store_restore::StoreRestoreExtension;
+use crate::extensions::telemetry::TelemetryExtension;
+use crate::extensions::transcript::TranscriptExtension;
+use crate::extensions::version_warning::VersionWarningExtension;
+use crate::extensions::{ExtensionList, PreStart};
+use crate::options::{CommandContext, McpServerConfig, McpServers, OptionsError};
+use crate::telemetry::SessionTrace;
+use crate::{Error, Result};
+
+/// One connect's extensions, with the built-ins the client reads from
+/// while the session runs.
+struct Extensions {
+    list: ExtensionList,
+    trace: Option<Arc<SessionTrace>>,
+    transcript: Option<Arc<TranscriptExtension>>,
+    mirror: Option<Arc<MirrorExtension>>,
+}
+
+impl ClientBuilder {
+    /// Starts the CLI and waits for its `initialize` reply; the
+    /// [extensions](crate::extensions) run around it.
+    pub async fn connect(self) -> Result<Client> {
+        let extensions = self.extensions();
+        let client = match self.start(&extensions).await {
+            Ok(client) => client,
+            Err(e) => {
+                extensions.list.connect_failed(&e);
+                return Err(e);
+            }
+        };
+        if let Err(e) = client.post_start().await {
+            extensions.list.connect_failed(&e);
+            client.shutdown().await;
+            return Err(e);
+        }
+        Ok(client)
+    }
+
+    /// The built-in extensions this builder's settings ask for, inside the
+    /// user's (outermost first).
+    fn extensions(&self) -> Extensions {
+        let rt = &self.runtime;
+        let mut list = ExtensionList::default();
+        for e in &rt.extensions {
+            list.push(e.clone());
+        }
+        list.push(Arc::new(HookCheckExtension::new(
+            self.callbacks.hooks.clone(),
+        )));
+        list.push(Arc::new(McpCheckExtension));
+        list.push(Arc::new(VersionWarningExtension));
+        let trace = rt.telemetry.session(rt.tenant.as_deref());
+        if let Some(t) = &trace {
+            list.push(Arc::new(TelemetryExtension::new(t.clone())));
+        }
+        let transcript = rt
+            .transcript
+            .then(|| Arc::new(TranscriptExtension::new(rt.entry)));
+        if let Some(t) = &transcript {
+            list.push(t.clone());
+        }
+        if rt.on_diagnostic.is_some() || transcript.is_some() {
+            let observer = rt.on_diagnostic.clone();
+            let diagnostics = DiagnosticsExtension::new(observer, transcript.clone());
+            list.push(Arc::new(diagnostics));
+        }
+        if let Some(path) = &rt.record_frames {
+            list.push(Arc::new(RecordFramesExtension::new(path.clone())));
+        }
+        let mirror = rt
+            .session_store
+            .as_ref()
+            .map(|store| Arc::new(MirrorExtension::new(store.clone(), rt.mirror.clone())));
+        if let Some(m) = &mirror {
+            list.push(m.clone());
+        }
+        list.push(Arc::new(RunAsExtension));
+        if let Some(store) = &rt.session_store {
+            let key = rt.mirror.project_key.clone();
+            list.push(Arc::new(StoreRestoreExtension::new(store.clone(), key)));
+        }
+        Extensions {
+            list,
+            trace,
+            transcript,
+            mirror,
+        }
+    }
+
+    /// `pre_start`, the session config, `configure`, the start.
+    async fn start(mut self, extensions: &Extensions) -> Result<Client> {
+        let mut command = CommandContext {
+            permission_callback: self.callbacks.can_use_tool.is_some(),
+            ..CommandContext::default()
+        };
+        let mut start = PreStart::new(&mut self.options, &mut command);
+        extensions.list.pre_start(&mut start).await?;
+        let (user, observers) = (start.user, start.decision_observers);
+        let (config, builder) = self.session_config(command, user, observers)?;
+        let config = extensions.list.configure(config)?;
+        let (session, frames) = Session::start(config).await?;
+        let transcript = extensions.transcript.as_ref().and_then(|t| t.recorder());
+        let mirror_errors = extensions.mirror.as_ref().and_then(|m| m.take_errors());
+        Ok(Client::new(
+            session,
+            frames,
+            builder,
+            extensions.list.clone(),
+            extensions.trace.clone(),
+            transcript,
+            mirror_errors,
+        ))
+    }
+
+    /// The runtime's session config for these options and what the
+    /// extensions set before: the command context, the user the CLI runs
+    /// as, observers of the session's callback decisions.
+    fn session_config(
+        mut self,
+        command: CommandContext,
+        user: Option<UserAccount>,
+        observers: Vec<DecisionObserver>,
+    ) -> Result<(SessionConfig, Self)> {
+        self.register_sdk_servers()?;
+        // The session's own server list, shared with its Client.
+        self.callbacks = self.callbacks.for_session();
+        let mut callbacks = self.callbacks.clone();
+        for observer in observers {
+            callbacks = callbacks.on_decision(observer);
+        }
+        let inbound: Arc<dyn InboundHandler> = Arc::new(callbacks);
+        let program = match &self.options.cli_path {
+            Some(p) => p.clone(),
+            None => discovery::find_cli(None, self.options.cwd.as_deref())?,
+        };
+        let cmd = self.options.to_command(program, &command)?;
+        let mut spec = ProcessSpec::new(cmd.program);
+        spec.args = cmd.args;
+        spec.env = cmd.env;
+        spec.env_remove = cmd.env_remove;
+        spec.cwd = cmd.cwd;
+        spec.session_label = self.runtime.label.clone();
+        spec.user = user;
+        let mut initialize = self
+            .options
+            .initialize_request(self.callbacks.initialize_hooks_json());
+        self.callbacks.add_initialize_fields(&mut initialize);
+        let rt = &self.runtime;
+        let mut config = SessionConfig::subprocess(spec.clone());
+        config.transport = rt.launch.transport(spec);
+        let mut config = config
+            .initialize(initialize)
+            .control_timeout(rt.control_timeout)
+            .handler_timeout(rt.handler_timeout)
+            .max_line_bytes(rt.max_line_bytes)
+            .max_buffered_bytes(rt.max_buffered_bytes)
+            .grace(rt.grace)
+            .term_grace(rt.term_grace)
+            .idle_watchdog(rt.idle_watchdog)
+            .inbound(inbound);
+        if let Some(t) = rt.initialize_timeout {
+            config = config.initialize_timeout(t);
+        }
+        if let Some(f) = &rt.on_stderr {
+            config = config.on_stderr(f.clone());
+        }
+        if let Some(label) = &rt.label {
+            config = config.label(label.clone());
+        }
+        Ok((config, self))
+    }
+
+    /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
+    fn register_sdk_servers(&mut self) -> Result<()> {
+        let names: Vec<String> = self
+            .callbacks
+            .sdk_server_names()
+            .into_iter()
+            .map(str::to_owned)
+            .collect();
+        if names.is_empty() {
+            return Ok(());
+        }
+        match &mut self.options.mcp_servers {
+            McpServers::Servers(list) => {
+                for name in names {
+                    if !list.iter().any(|(n, _)| *n == name) {
+                        list.push((name.clone(), McpServerConfig::Sdk { name }));
+                    }
+                }
+                Ok(())
+            }
+            McpServers::Json(text) => {
+                let mut v: Value =
+                    serde_json::from_str(text).map_err(|source| OptionsError::Json {
+                        what: "mcp config",
+                        source,
+                    })?;
+                let servers = v
+                    .get_mut("mcpServers")
+                    .and_then(Value::as_object_mut)
+                    .ok_or_else(|| {
+                        Error::InvalidConfig("mcp config json has no mcpServers object".into())
+                    })?;
+                for name in names {
+                    servers
+                        .entry(name.clone())
+                        .or_insert_with(|| serde_json::json!({"type": "sdk", "name": name}));
+                }
+                *text = v.to_string();
+                Ok(())
+            }
+            McpServers::Path(p) => Err(Error::InvalidConfig(format!(
+                "in-process MCP servers cannot be combined with the mcp config file {}",
+                p.display()
+            ))),
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! A session store's settings: where the transcript is mirrored, and how
+//! (the work is done by the mirror and store-restore extensions).
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::ClientBuilder;
+use crate::store::SessionStore;
+use crate::store::mirror::MirrorMode;
+
+impl ClientBuilder {
+    /// Mirrors the session's transcript into `store`: the CLI is started
+    /// with `--session-mirror` and its `transcript_mirror` frames are
+    /// appended to the store off the read loop (see
+    /// [`store::mirror`](crate::store::mirror) for batching, retries, the
+    /// overflow policy and shutdown). The frames do not appear in the
+    /// message stream; a batch the store could not keep does, as a
+    /// `system/mirror_error` message.
+    ///
+    /// With [`Options::resume`](crate::Options::resume), the session's
+    /// transcripts are first written from the store where the CLI reads
+    /// them (`<config>/projects/<sanitized cwd>/<id>.jsonl` and
+    /// `<id>/<subpath>.jsonl`), unless they are there already, so the
+    /// resume works on a machine or config directory that never ran the
+    /// session. A resume id that is not a UUID, or a session the store does
+    /// not have, is passed on as is. With
+    /// [`Options::continue_conversation`](crate::Options::continue_conversation)
+    /// instead, the store's newest non-sidechain session of the project
+    /// (see [`latest_session`](crate::store::latest_session)) is
+    /// materialized and the CLI gets `--resume <id>` in place of
+    /// `--continue`, as the official SDKs do. `fork_session` and
+    /// `resume_session_at` apply to the resumed session either way.
+    pub fn session_store(mut self, store: Arc<dyn SessionStore>) -> Self {
+        self.runtime.session_store = Some(store);
+        self
+    }
+
+    /// The project key of every mirrored transcript, instead of the one in
+    /// the CLI's file path (the sanitized working directory): e.g. a
+    /// tenant id on a multi-tenant host.
+    pub fn store_project_key(mut self, project_key: impl Into<String>) -> Self {
+        self.runtime.mirror.project_key = Some(project_key.into());
+        self
+    }
+
+    /// When mirrored entries are appended (default
+    /// [`MirrorMode::Batched`]: once per turn).
+    pub fn mirror_mode(mut self, mode: MirrorMode) -> Self {
+        self.runtime.mirror.mode = mode;
+        self
+    }
+
+    /// How long the shutdown waits for pending appends once the CLI has
+    /// exited (default 10 s); what is still pending then counts as
+    /// unpersisted in the report.
+    pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
+        self.runtime.mirror.flush_deadline = deadline;
+        self
+    }
+}

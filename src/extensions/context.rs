@@ -1,0 +1,225 @@
+//! What each phase hands an extension: [`PreStart`], [`Started`],
+//! [`Stopped`].
+
+use claude_agent_actors::process::UserAccount;
+use claude_agent_actors::{Session, SessionStats, ShutdownReport};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::SessionReport;
+use crate::callbacks::DecisionObserver;
+use crate::options::{CommandContext, Options};
+use crate::protocol::{ParseError, ServerInfo};
+use crate::{Error, Result};
+
+/// Before the CLI command is computed: the options it is computed from and
+/// the command context (trace context, `--session-mirror`, ...).
+///
+/// ```
+/// use claude_agent::extensions::{Extension, PreStart};
+///
+/// /// Every session of the builder on one model.
+/// struct PinModel(&'static str);
+///
+/// impl Extension for PinModel {
+///     fn name(&self) -> &str {
+///         "pin_model"
+///     }
+///
+///     async fn pre_start(&self, start: &mut PreStart<'_>) -> claude_agent::Result<()> {
+///         start.options_mut().model = Some(self.0.to_owned());
+///         Ok(())
+///     }
+/// }
+/// ```
+pub struct PreStart<'a> {
+    pub(crate) options: &'a mut Options,
+    pub(crate) command: &'a mut CommandContext,
+    /// The OS account the CLI runs as (the run-as extension fills it in).
+    pub(crate) user: Option<UserAccount>,
+    /// Observers added to the session's callbacks, and to no other copy.
+    pub(crate) decision_observers: Vec<DecisionObserver>,
+}
+
+impl<'a> PreStart<'a> {
+    pub(crate) fn new(options: &'a mut Options, command: &'a mut CommandContext) -> Self {
+        Self {
+            options,
+            command,
+            user: None,
+            decision_observers: Vec::new(),
+        }
+    }
+
+    /// The options the command will be computed from.
+    pub fn options(&self) -> &Options {
+        self.options
+    }
+
+    /// The options, to change before the command is computed.
+    pub fn options_mut(&mut self) -> &mut Options {
+        self.options
+    }
+
+    /// What the command is computed with besides the options.
+    pub fn command_context_mut(&mut self) -> &mut CommandContext {
+        self.command
+    }
+}
+
+impl std::fmt::Debug for PreStart<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PreStart")
+            .field("options", &self.options)
+            .field("command", &self.command)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A makes-a-probe function: telemetry reads the live session through it
+/// without keeping it alive.
+pub(crate) type MakeProbe<'a> = &'a (dyn Fn() -> crate::telemetry::Probe + Send + Sync);
+
+/// A session that started: the CLI replied to `initialize`.
+///
+/// ```
+/// use claude_agent::Error;
+/// use claude_agent::extensions::{Extension, Started};
+///
+/// /// Refuses a CLI that does not say its version.
+/// struct KnownVersion;
+///
+/// impl Extension for KnownVersion {
+///     fn name(&self) -> &str {
+///         "known_version"
+///     }
+///
+///     async fn post_start(&self, started: &Started<'_>) -> claude_agent::Result<()> {
+///         match started.server_info()?.claude_code_version {
+///             Some(_) => Ok(()),
+///             None => Err(Error::extension(self.name(), "the CLI did not say its version")),
+///         }
+///     }
+/// }
+/// ```
+pub struct Started<'a> {
+    pub(crate) session: &'a Session,
+    pub(crate) options: &'a Options,
+    pub(crate) make_probe: MakeProbe<'a>,
+}
+
+impl Started<'_> {
+    /// The runtime session (pid, session id, events, counters).
+    pub fn session(&self) -> &Session {
+        self.session
+    }
+
+    /// The options the session was started with.
+    pub fn options(&self) -> &Options {
+        self.options
+    }
+
+    /// The CLI's `initialize` reply, as sent.
+    pub fn server_info_raw(&self) -> &Value {
+        self.session.server_info()
+    }
+
+    /// The CLI's `initialize` reply (version, commands, models, ...); a
+    /// reply that does not decode is [`Error::Parse`].
+    pub fn server_info(&self) -> Result<ServerInfo> {
+        decode_server_info(self.session.server_info())
+    }
+}
+
+impl std::fmt::Debug for Started<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Started")
+            .field("pid", &self.session.pid())
+            .finish_non_exhaustive()
+    }
+}
+
+/// The `initialize` reply decoded in place.
+pub(crate) fn decode_server_info(raw: &Value) -> Result<ServerInfo> {
+    ServerInfo::deserialize(raw).map_err(|e| {
+        Error::Parse(ParseError::InvalidField {
+            message_type: "control_response/initialize",
+            field: "response".to_owned(),
+            reason: e.to_string(),
+            prefix: raw.to_string().chars().take(120).collect(),
+        })
+    })
+}
+
+/// A session that ended: the runtime's report, the final counters, and the
+/// SDK's report that extensions add their parts to.
+///
+/// ```
+/// use claude_agent::extensions::{Extension, Stopped};
+///
+/// /// Reports how many lines each session read and wrote.
+/// struct Traffic;
+///
+/// impl Extension for Traffic {
+///     fn name(&self) -> &str {
+///         "traffic"
+///     }
+///
+///     async fn post_stop(&self, stopped: &mut Stopped<'_>) {
+///         let stats = *stopped.stats();
+///         stopped.report(serde_json::json!({
+///             "frames_in": stats.frames_in,
+///             "frames_out": stats.frames_out,
+///         }));
+///     }
+/// }
+/// ```
+pub struct Stopped<'a> {
+    pub(crate) report: &'a mut SessionReport,
+    pub(crate) stats: &'a SessionStats,
+    pub(crate) session_id: Option<&'a str>,
+    /// The extension this view is handed to.
+    pub(crate) name: &'a str,
+}
+
+impl Stopped<'_> {
+    /// What the runtime's ordered shutdown did.
+    pub fn runtime(&self) -> &ShutdownReport {
+        &self.report.runtime
+    }
+
+    /// The SDK's report so far (with the parts of the inner extensions).
+    pub fn sdk_report(&self) -> &SessionReport {
+        self.report
+    }
+
+    /// The session's final counters.
+    pub fn stats(&self) -> &SessionStats {
+        self.stats
+    }
+
+    /// The CLI's session id, if its `system/init` frame was read.
+    pub fn session_id(&self) -> Option<&str> {
+        self.session_id
+    }
+
+    /// Sets this extension's part of the report: under its
+    /// [`name`](super::Extension::name) in [`SessionReport::extensions`].
+    pub fn report(&mut self, value: Value) {
+        self.report.extensions.insert(self.name.to_owned(), value);
+    }
+
+    /// The mirror's counts (the built-in mirror's part).
+    pub(crate) fn set_mirror_counts(&mut self, persisted: u64, unpersisted: u64) {
+        self.report.mirror_persisted = Some(persisted);
+        self.report.mirror_unpersisted = Some(unpersisted);
+    }
+}
+
+impl std::fmt::Debug for Stopped<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stopped")
+            .field("report", &self.report)
+            .finish_non_exhaustive()
+    }
+}
