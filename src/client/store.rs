@@ -50,6 +50,17 @@ impl ClientBuilder {
         self
     }
 
+    /// The longest a mirrored entry waits before its append starts, even
+    /// mid-turn (default [`DEFAULT_PERSIST_WITHIN`](crate::store::mirror::DEFAULT_PERSIST_WITHIN),
+    /// 1 s): a host killed mid-turn loses at most about this much of the
+    /// turn from the store. `None` appends only at a turn's end, every
+    /// [`MAX_PENDING_ENTRIES`](crate::store::mirror::MAX_PENDING_ENTRIES)
+    /// entries and at shutdown.
+    pub fn mirror_persist_within(mut self, bound: Option<Duration>) -> Self {
+        self.runtime.mirror.persist_within = bound;
+        self
+    }
+
     /// How long the shutdown waits for pending appends once the CLI has
     /// exited (default 10 s); what is still pending then counts as
     /// unpersisted in the report.

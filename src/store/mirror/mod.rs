@@ -68,8 +68,10 @@ const MAX_QUEUED_ERRORS: usize = 64;
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum MirrorMode {
     /// Once per turn (at each `result`), when [`MAX_PENDING_ENTRIES`] or
-    /// [`MAX_PENDING_BYTES`] are pending, and at shutdown; one append per
-    /// transcript file each time.
+    /// [`MAX_PENDING_BYTES`] are pending, once the oldest pending entry
+    /// waited [`DEFAULT_PERSIST_WITHIN`] (see
+    /// `ClientBuilder::mirror_persist_within`), and at shutdown; one append
+    /// per transcript file each time.
     #[default]
     Batched,
     /// Each frame as it arrives.
