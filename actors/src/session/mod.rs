@@ -1,5 +1,5 @@
 //! The user's side of a session: the handle, how a session starts, its
-//! configuration, the state every actor shares, and the bounded frame stream.
+//! configuration, its identity and status, and the bounded frame stream.
 
 pub(crate) mod backpressure;
 pub(crate) mod budget;

@@ -6,6 +6,16 @@ use std::time::Duration;
 /// How long the ordered shutdown waits for each of its own steps, so that
 /// no step can hang it. The defaults suit a local subprocess; a transport
 /// whose far end is slow to report (a remote channel) may want more.
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent_actors::{SessionConfig, ShutdownTimeouts, process::ProcessSpec};
+///
+/// let mut bounds = ShutdownTimeouts::default();
+/// bounds.drain = Duration::from_secs(5);
+/// let config = SessionConfig::subprocess(ProcessSpec::new("claude")).shutdown_timeouts(bounds);
+/// assert_eq!(config.shutdown_timeouts.actor_call, Duration::from_secs(2));
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ShutdownTimeouts {
