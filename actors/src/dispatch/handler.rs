@@ -75,6 +75,8 @@ pub(crate) enum Outcome {
     Cancelled,
 }
 
+/// What a handler hears: only from the tasks it owns, each telling it a
+/// step of its one request is done.
 pub(crate) enum HandlerMsg {
     /// The callback's task: the callback ended this way.
     Answered(Outcome),
@@ -93,7 +95,7 @@ pub(crate) struct HandlerArgs {
 
 /// Where the request is.
 enum Work {
-    /// The callback runs on `task`; the token waits for its outcome.
+    /// The callback runs on `_task`; the token waits for its outcome.
     Answering {
         token: ReplyToken,
         _task: AbortOnDropHandle<()>,
