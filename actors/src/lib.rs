@@ -56,13 +56,16 @@ pub use fault::FaultInjector;
 pub use session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 pub use session::config::{
     DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, FrameDivert, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig,
-    Watchdog, WatchdogAction, WireDirection, WireTap,
+    Watchdog, WatchdogAction,
 };
+pub use session::frame::Frame;
 pub use session::handle::Session;
 pub use session::live_sessions::{SessionInfo, live_sessions};
-pub use session::stream::{Frame, FrameStream};
+pub use session::stream::FrameStream;
+pub use session::tap::{WireDirection, WireTap};
 pub use supervisor::shutdown::ladder::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason,
 };
+pub use supervisor::shutdown::timeouts::ShutdownTimeouts;
 pub use tokio_util::sync::CancellationToken;
 pub use transport::stdin_queue::DEFAULT_MAX_STDIN_BYTES;

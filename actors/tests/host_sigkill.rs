@@ -2,10 +2,12 @@
 //! ours runs): within a second, no process of any session's process group is
 //! alive, the grandchildren a tool left behind included. The keeper does it.
 //!
-//! The test binary re-executes itself as the "host": with `ACTORS_TEST_HOST`
-//! set, `host_role` starts three sessions against a fake CLI that leaves a
+//! The test re-executes itself (this one test of this binary) as the
+//! "host": with `ACTORS_TEST_HOST` set, the test function runs `host_role`
+//! instead, which starts three sessions against a fake CLI that leaves a
 //! grandchild in its group, prints every pid, and waits forever; the outer
-//! test SIGKILLs it.
+//! run SIGKILLs it. The role is not a test of its own, so nothing passes
+//! without doing its work.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -24,11 +26,8 @@ use serde_json::json;
 const HOST_ENV: &str = "ACTORS_TEST_HOST";
 const SESSIONS: usize = 3;
 
-#[test]
+/// The re-executed host: never returns (the outer run kills it).
 fn host_role() {
-    if std::env::var_os(HOST_ENV).is_none() {
-        return; // only meaningful when re-executed by the test below
-    }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let mut keep = Vec::new();
@@ -62,8 +61,16 @@ fn host_role() {
 
 #[test]
 fn no_process_of_any_session_outlives_a_sigkilled_host() {
+    if std::env::var_os(HOST_ENV).is_some() {
+        return host_role();
+    }
     let mut host = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "host_role", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "no_process_of_any_session_outlives_a_sigkilled_host",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(HOST_ENV, "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -77,7 +84,7 @@ fn no_process_of_any_session_outlives_a_sigkilled_host() {
             .next()
             .expect("host ended before printing the pids")
             .unwrap();
-        // libtest prints "test host_role ... " on the same line first.
+        // libtest prints "test no_process_... ... " on the same line first.
         if let Some(at) = line.find("PIDS ") {
             let pids: Vec<u32> = line[at + 5..]
                 .split_whitespace()

@@ -1,9 +1,11 @@
 //! The host process dies (SIGKILL, no cleanup at all): the CLI dies too,
 //! through the parent-death signal set at spawn.
 //!
-//! The test binary re-executes itself as the "host": with `ACTORS_TEST_HOST`
-//! set, `host_role` starts a session against the fake CLI, prints the CLI's
-//! pid and waits forever; the outer test SIGKILLs it.
+//! The test re-executes itself (this one test of this binary) as the
+//! "host": with `ACTORS_TEST_HOST` set, the test function runs `host_role`
+//! instead, which starts a session against the fake CLI, prints the CLI's
+//! pid and waits forever; the outer run SIGKILLs it. The role is not a test
+//! of its own, so nothing passes without doing its work.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod common;
@@ -17,11 +19,8 @@ use common::*;
 
 const HOST_ENV: &str = "ACTORS_TEST_HOST";
 
-#[test]
+/// The re-executed host: never returns (the outer run kills it).
 fn host_role() {
-    if std::env::var_os(HOST_ENV).is_none() {
-        return; // only meaningful when re-executed by the test below
-    }
     let rt = tokio::runtime::Runtime::new().unwrap();
     rt.block_on(async {
         let fx = install(Script::new().expect_initialize().loop_turns("x"));
@@ -33,8 +32,16 @@ fn host_role() {
 
 #[test]
 fn cli_dies_when_the_host_is_killed() {
+    if std::env::var_os(HOST_ENV).is_some() {
+        return host_role();
+    }
     let mut host = Command::new(std::env::current_exe().unwrap())
-        .args(["--exact", "host_role", "--nocapture", "--test-threads=1"])
+        .args([
+            "--exact",
+            "cli_dies_when_the_host_is_killed",
+            "--nocapture",
+            "--test-threads=1",
+        ])
         .env(HOST_ENV, "1")
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -46,7 +53,7 @@ fn cli_dies_when_the_host_is_killed() {
             .next()
             .expect("host ended before printing the pid")
             .unwrap();
-        // libtest prints "test host_role ... " on the same line first.
+        // libtest prints "test cli_dies_when_... ... " on the same line first.
         if let Some(at) = line.find("CLI_PID ") {
             break line[at + 8..].trim().parse().unwrap();
         }

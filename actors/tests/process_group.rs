@@ -169,7 +169,9 @@ async fn dropping_an_unreaped_child_kills_the_group_and_reaps() {
 async fn registry_lists_live_processes_until_reaped() {
     let mut spec = ProcessSpec::new("sleep").tap_args(["300"]);
     spec.session_label = Some("registry-test".into());
+    let before = std::time::SystemTime::now();
     let mut child = spawn(spec).await.unwrap();
+    let after = std::time::SystemTime::now();
     let pid = child.pid();
     let info = live_processes()
         .into_iter()
@@ -177,7 +179,12 @@ async fn registry_lists_live_processes_until_reaped() {
         .expect("listed");
     assert_eq!(info.pgid, pid);
     assert_eq!(info.session_label.as_deref(), Some("registry-test"));
-    assert!(info.started_at <= std::time::SystemTime::now());
+    // Stamped at the spawn, not some other time.
+    assert!(
+        before <= info.started_at && info.started_at <= after,
+        "started_at {:?} outside the spawn {before:?}..{after:?}",
+        info.started_at
+    );
     child.signal_group(Signal::Kill).unwrap();
     // Dead but not yet reaped: still listed.
     eventually("leader to become a zombie", || proc_state(pid) == Some('Z')).await;

@@ -1,15 +1,17 @@
 //! Inbound control requests: the user's trait, and one `Handler` actor per
 //! request id.
 //!
-//! The handler actor answers exactly once: the callback's value, an error
-//! (failure, panic, timeout), or nothing when cancelled, written straight
-//! into the stdin queue's control lane. Its `pre_start` (which ractor runs
-//! on the spawner's task, the reader's) builds the callback's future and
-//! polls it once: a callback that is ready at once, as most permission
-//! callbacks are, is answered right there, so the actor's set-up (link,
-//! task, mailbox) runs after the reply is on its way, not before it. A
-//! callback that waits goes on on the actor's own task, bounded by
-//! `handler_timeout` and a cancellation token; killing the actor drops it.
+//! The handler actor holds the request's [`ReplyToken`], which answers
+//! exactly once: the callback's value, an error (failure, panic, timeout),
+//! nothing when cancelled, or an error from the token's `Drop` if the
+//! actor dies first. Its `pre_start` (which ractor runs on the spawner's
+//! task, the reader's) builds the callback's future and polls it once: a
+//! callback that is ready at once, as most permission callbacks are, is
+//! answered right there, so the actor's set-up (link, task, mailbox) runs
+//! after the reply is on its way, not before it. A callback that waits
+//! goes on on a task of its own (bounded by `handler_timeout` and the
+//! token's cancellation), which tells the actor its outcome
+//! (`HandlerMsg::Answered`); the actor never waits inside `handle`.
 //! The price: work a callback does before its first `.await` delays the
 //! session's next frame, as blocking any tokio task would.
 
@@ -17,21 +19,21 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bytes::Bytes;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::dispatch::inbound::InboundRequest;
 use crate::dispatch::outcome::ControlStatus;
+use crate::dispatch::reply::{ReplyToken, Unsent};
 use crate::error::HandlerError;
 use crate::error::panic_message;
 use crate::events::Diagnostic;
 use crate::session::shared::Shared;
-use crate::transport::stdin_queue::{Lane, TryPushError};
 
 /// Answers the CLI's control requests. Each call runs in its own Handler
 /// actor, concurrently with the others; `cancel` fires when the CLI sends
@@ -63,28 +65,6 @@ impl InboundHandler for RejectAll {
     }
 }
 
-/// A `control_response` line answering a CLI request, encoded in one pass
-/// (the reply's value is written once, not wrapped and re-encoded).
-pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
-    let mut out = Vec::with_capacity(160);
-    out.extend_from_slice(br#"{"type":"control_response","response":{"subtype":"#);
-    let (subtype, key): (&[u8], &[u8]) = match &outcome {
-        Ok(_) => (br#""success""#, br#","response":"#),
-        Err(_) => (br#""error""#, br#","error":"#),
-    };
-    out.extend_from_slice(subtype);
-    out.extend_from_slice(br#","request_id":"#);
-    // Writing a str or a Value into a Vec cannot fail.
-    let _ = serde_json::to_writer(&mut out, request_id);
-    out.extend_from_slice(key);
-    let _ = match &outcome {
-        Ok(v) => serde_json::to_writer(&mut out, v),
-        Err(e) => serde_json::to_writer(&mut out, e),
-    };
-    out.extend_from_slice(b"}}\n");
-    Bytes::from(out)
-}
-
 /// How a callback ended.
 #[derive(Debug)]
 pub(crate) enum Outcome {
@@ -95,31 +75,35 @@ pub(crate) enum Outcome {
     Cancelled,
 }
 
+/// What a handler hears: only from the tasks it owns, each telling it a
+/// step of its one request is done.
 pub(crate) enum HandlerMsg {
-    /// Sent to itself by `pre_start`: run the callback, reply, stop.
-    Run,
+    /// The callback's task: the callback ended this way.
+    Answered(Outcome),
+    /// The reply task: the reply that had to wait for room is queued (or
+    /// no longer can be).
+    Queued,
 }
 
 pub(crate) struct HandlerArgs {
     pub(crate) request: InboundRequest,
     pub(crate) callback: Arc<dyn InboundHandler>,
-    pub(crate) cancel: CancellationToken,
+    pub(crate) token: ReplyToken,
     pub(crate) timeout: Option<Duration>,
-    /// Its entry in `shared.running`.
-    pub(crate) generation: u64,
     pub(crate) shared: Arc<Shared>,
 }
 
-/// What is left for the actor's task to do.
+/// Where the request is.
 enum Work {
-    /// The callback has not answered yet.
-    Waiting(Answer),
-    /// Answered in `pre_start`; `unsent` is a reply that did not fit the
-    /// control lane at once (the CLI is not reading stdin).
-    Answered {
-        unsent: Option<Bytes>,
-        label: ControlStatus,
+    /// The callback runs on `_task`; the token waits for its outcome.
+    Answering {
+        token: ReplyToken,
+        _task: AbortOnDropHandle<()>,
     },
+    /// Answered; the reply waits for room in the control lane on `_task`
+    /// (the CLI is not reading stdin). The request is still pending.
+    Queueing { _task: AbortOnDropHandle<()> },
+    /// Answered, or cancelled: the actor stops.
     Done,
 }
 
@@ -127,8 +111,6 @@ pub(crate) struct HandlerState {
     work: Work,
     request_id: String,
     subtype: String,
-    cancel: CancellationToken,
-    generation: u64,
     shared: Arc<Shared>,
     started: Instant,
     span: tracing::Span,
@@ -190,12 +172,8 @@ fn poll_once(answer: &mut Answer) -> Option<Outcome> {
 }
 
 impl HandlerState {
-    /// The request is answered (or given up): it leaves the running table
-    /// and its span gets its outcome.
-    fn finish(&self, label: ControlStatus) {
-        self.shared
-            .running
-            .leave(&self.request_id, self.generation, &self.shared.counters);
+    /// The span gets the request's outcome.
+    fn record(&self, label: ControlStatus) {
         self.span
             .record("duration_ms", self.started.elapsed().as_millis() as u64);
         self.span.record("outcome", label.as_str());
@@ -237,6 +215,41 @@ impl HandlerState {
             }
         }
     }
+
+    /// Answers through the token. What is left: nothing, or a reply
+    /// waiting for room, queued by a task that tells `myself` when done.
+    fn answer(&self, token: ReplyToken, outcome: Outcome, myself: &ActorRef<HandlerMsg>) -> Work {
+        let (reply, label) = self.reply(outcome);
+        self.record(label);
+        let unsent = match reply {
+            Some(reply) => token.reply(reply),
+            None => {
+                token.cancelled();
+                Ok(())
+            }
+        };
+        match unsent {
+            Ok(()) => Work::Done,
+            Err(unsent) => Work::Queueing {
+                _task: queue_later(unsent, myself.clone(), self.span.clone()),
+            },
+        }
+    }
+}
+
+/// Queues a reply that waits for room, then tells the actor.
+fn queue_later(
+    unsent: Unsent,
+    myself: ActorRef<HandlerMsg>,
+    span: tracing::Span,
+) -> AbortOnDropHandle<()> {
+    AbortOnDropHandle::new(tokio::spawn(
+        async move {
+            unsent.queue().await;
+            let _ = myself.cast(HandlerMsg::Queued);
+        }
+        .instrument(span),
+    ))
 }
 
 impl Actor for HandlerActor {
@@ -252,9 +265,8 @@ impl Actor for HandlerActor {
         let HandlerArgs {
             request,
             callback,
-            cancel,
+            token,
             timeout,
-            generation,
             shared,
         } = args;
         let span = tracing::info_span!(
@@ -268,42 +280,44 @@ impl Actor for HandlerActor {
         if shared.log_payloads {
             tracing::debug!(parent: &span, request = %request.request.raw(), "inbound request");
         }
-        // Our own first message runs what `pre_start` leaves to our task.
-        myself.cast(HandlerMsg::Run)?;
-        let (request_id, subtype) = (request.request_id.clone(), request.subtype.clone());
-        let mut answer = answer(&*callback, request, cancel.clone(), timeout, span.clone());
+        let (request_id, subtype) = (token.request_id().to_owned(), request.subtype.clone());
+        let cancel = token.cancel_token().clone();
+        let mut answer = answer(&*callback, request, cancel, timeout, span.clone());
         let mut st = HandlerState {
             work: Work::Done,
             request_id,
             subtype,
-            cancel,
-            generation,
             shared,
             started: Instant::now(),
             span,
         };
         st.work = match poll_once(&mut answer) {
-            None => Work::Waiting(answer),
-            Some(outcome) => {
-                let (reply, label) = st.reply(outcome);
-                let line = reply.map(|r| reply_line(&st.request_id, r));
-                let unsent = line.and_then(|line| {
-                    match st
-                        .shared
-                        .stdin
-                        .try_push(&st.shared, Lane::Control, line, None)
-                    {
-                        Err(TryPushError::Full(line, _)) => Some(line),
-                        Ok(()) | Err(TryPushError::Closed) => None,
-                    }
+            Some(outcome) => st.answer(token, outcome, &myself),
+            None => {
+                let me = myself.clone();
+                let task = tokio::spawn(async move {
+                    let outcome = answer.await;
+                    let _ = me.cast(HandlerMsg::Answered(outcome));
                 });
-                if unsent.is_none() {
-                    st.finish(label);
+                Work::Answering {
+                    token,
+                    _task: AbortOnDropHandle::new(task),
                 }
-                Work::Answered { unsent, label }
             }
         };
         Ok(st)
+    }
+
+    async fn post_start(
+        &self,
+        myself: ActorRef<HandlerMsg>,
+        st: &mut HandlerState,
+    ) -> Result<(), ActorProcessingErr> {
+        // Answered in pre_start: the actor had nothing more to do.
+        if matches!(st.work, Work::Done) {
+            myself.stop(None);
+        }
+        Ok(())
     }
 
     async fn handle(
@@ -312,38 +326,17 @@ impl Actor for HandlerActor {
         msg: HandlerMsg,
         st: &mut HandlerState,
     ) -> Result<(), ActorProcessingErr> {
-        let HandlerMsg::Run = msg;
-        let (line, label) = match std::mem::replace(&mut st.work, Work::Done) {
-            Work::Done => return Ok(()),
-            Work::Answered { unsent: None, .. } => {
-                myself.stop(None);
-                return Ok(());
+        st.work = match (msg, std::mem::replace(&mut st.work, Work::Done)) {
+            (HandlerMsg::Answered(outcome), Work::Answering { token, .. }) => {
+                st.answer(token, outcome, &myself)
             }
-            Work::Answered {
-                unsent: Some(line),
-                label,
-            } => (Some(line), label),
-            // This actor exists for this one request: awaiting its callback
-            // here holds up nothing else. The token (cancel, shutdown) and
-            // the timeout bound it; a kill interrupts it.
-            Work::Waiting(answer) => {
-                let outcome = answer.await;
-                let (reply, label) = st.reply(outcome);
-                (reply.map(|r| reply_line(&st.request_id, r)), label)
-            }
+            (HandlerMsg::Queued, Work::Queueing { .. }) => Work::Done,
+            // A message for a step already past: nothing changes.
+            (_, work) => work,
         };
-        if let Some(line) = line {
-            // Straight into the control lane of the stdin queue. Waiting for
-            // room only happens while the CLI is not reading stdin; shutdown
-            // (the token, then stdin closing) ends that wait.
-            tokio::select! {
-                biased;
-                _ = st.shared.stdin.push(&st.shared, Lane::Control, line, None) => {}
-                _ = st.cancel.cancelled() => {}
-            }
+        if matches!(st.work, Work::Done) {
+            myself.stop(None);
         }
-        st.finish(label);
-        myself.stop(None);
         Ok(())
     }
 }
@@ -351,24 +344,6 @@ impl Actor for HandlerActor {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn reply_lines_pair_by_id() {
-        let ok: Value =
-            serde_json::from_slice(&reply_line("a-1", Ok(json!({"behavior":"allow"})))).unwrap();
-        assert_eq!(ok["response"]["request_id"], "a-1");
-        assert_eq!(ok["response"]["subtype"], "success");
-        assert_eq!(ok["response"]["response"]["behavior"], "allow");
-        let err: Value = serde_json::from_slice(&reply_line("a-2", Err("boom".into()))).unwrap();
-        assert_eq!(err["response"]["subtype"], "error");
-        assert_eq!(err["response"]["error"], "boom");
-        let odd = reply_line("a\"3\n", Ok(Value::Null));
-        assert!(odd.ends_with(b"}}\n") && !odd[..odd.len() - 1].contains(&b'\n'));
-        let odd: Value = serde_json::from_slice(&odd).unwrap();
-        assert_eq!(odd["type"], "control_response");
-        assert_eq!(odd["response"]["request_id"], "a\"3\n");
-    }
 
     #[tokio::test]
     async fn reject_all_names_the_subtype() {

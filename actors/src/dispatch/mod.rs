@@ -1,18 +1,19 @@
-//! `ControlDispatch`: pairs our control requests with their replies by
-//! request id, and supervises the `Handler` actors that answer the CLI's.
+//! `ControlDispatch`: owns our pending control requests, paired with their
+//! replies by request id, and supervises the `Handler` actors that answer
+//! the CLI's.
 //!
-//! The reader admits each CLI request (`dispatch/running.rs`) and spawns its handler
-//! linked to this actor, so a request never waits for this mailbox; here we
-//! hear when a handler ends (a failed one still leaves the CLI an answer),
-//! and at shutdown cancel them all. Nothing in `handle` waits on the CLI or
-//! on user code.
+//! The reader admits each CLI request (`reader/admission.rs`) and spawns its
+//! handler linked to this actor, so a request never waits for this mailbox.
+//! A handler's reply is its `ReplyToken`'s business (an error reply from
+//! `Drop` if the handler dies unanswered), so here a handler ending is only
+//! worth a log line. Nothing in `handle` waits on the CLI or on user code.
 
 pub(crate) mod handler;
 pub(crate) mod inbound;
 pub(crate) mod msg;
 pub(crate) mod outcome;
+pub(crate) mod reply;
 pub(crate) mod request;
-pub(crate) mod running;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -20,14 +21,15 @@ use std::sync::Arc;
 use bytes::Bytes;
 use ractor::{Actor, ActorProcessingErr, ActorRef, SupervisionEvent};
 
-use crate::dispatch::handler::reply_line;
 use crate::dispatch::msg::{DispatchMsg, ReplyTx};
+use crate::dispatch::reply::reply_line;
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
 use crate::session::shared::Shared;
-use crate::transport::stdin_queue::push_control_detached;
+use crate::transport::stdin_queue::{StdinTx, push_control_detached};
 
 pub(crate) struct DispatchArgs {
+    pub(crate) stdin: Arc<StdinTx>,
     pub(crate) shared: Arc<Shared>,
 }
 
@@ -45,7 +47,7 @@ impl DispatchState {
 
     /// Queues a control line without waiting (we are inside `handle`).
     fn write(&self, line: Bytes) {
-        push_control_detached(&self.args.shared, line);
+        push_control_detached(&self.args.stdin, &self.args.shared, line);
     }
 }
 
@@ -112,9 +114,8 @@ impl Actor for ControlDispatch {
                 for (_, tx) in st.pending.drain() {
                     let _ = tx.send(Err(error.clone()));
                 }
-                let cancelled = st.args.shared.running.close();
                 st.closed = Some(error);
-                let _ = reply.send((failed, cancelled));
+                let _ = reply.send(failed);
             }
         }
         st.sync_counters();
@@ -127,18 +128,11 @@ impl Actor for ControlDispatch {
         evt: SupervisionEvent,
         st: &mut DispatchState,
     ) -> Result<(), ActorProcessingErr> {
-        // A handler ending is normal; one failing must still leave the CLI an answer.
-        let (cell, failure) = match evt {
-            SupervisionEvent::ActorTerminated(cell, _, _) => (cell, None),
-            SupervisionEvent::ActorFailed(cell, err) => (cell, Some(err.to_string())),
-            _ => return Ok(()),
-        };
-        let shared = &st.args.shared;
-        let gone = shared.running.actor_ended(&cell.get_id(), &shared.counters);
-        // Still in the table: it ended (failed, or was killed) without answering.
-        if let Some(id) = gone {
-            let reason = failure.unwrap_or_else(|| "it stopped before replying".to_owned());
-            st.write(reply_line(&id, Err(format!("handler failed: {reason}"))));
+        // A handler ending is normal. One that failed has already answered
+        // through its reply token's Drop; overriding this keeps dispatch
+        // running (ractor's default would stop it with the child).
+        if let SupervisionEvent::ActorFailed(cell, err) = evt {
+            tracing::warn!(parent: &st.args.shared.span, actor = %cell.get_id(), %err, "inbound handler failed");
         }
         Ok(())
     }
@@ -148,7 +142,6 @@ impl Actor for ControlDispatch {
         _myself: ActorRef<DispatchMsg>,
         st: &mut DispatchState,
     ) -> Result<(), ActorProcessingErr> {
-        st.args.shared.running.stop_all();
         for (_, tx) in st.pending.drain() {
             let _ = tx.send(Err(ControlError::ShuttingDown));
         }

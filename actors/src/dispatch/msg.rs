@@ -27,10 +27,10 @@ pub(crate) enum DispatchMsg {
     },
     /// An oversized line was a control request: answer it with an error.
     RejectOversized { id: String, len: u64 },
-    /// Shutdown: fail pending requests with `error`, cancel handlers.
-    /// Replies (requests failed, handlers cancelled).
+    /// Shutdown: fail pending requests with `error`, and every later one.
+    /// Replies how many were failed.
     FailAll {
         error: ControlError,
-        reply: RpcReplyPort<(usize, usize)>,
+        reply: RpcReplyPort<usize>,
     },
 }

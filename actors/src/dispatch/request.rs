@@ -1,6 +1,7 @@
 //! Our control requests: one id, one reply, a bounded wait.
 
-use std::sync::Arc;
+use std::hash::{BuildHasher, Hasher};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -13,6 +14,35 @@ use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::outcome::ControlStatus;
 use crate::error::ControlError;
 use crate::session::shared::Shared;
+
+/// Our request ids: `req_<counter>_<8 hex>`, unique per session (the
+/// hex part differs between sessions, so ids do not repeat across them).
+#[derive(Debug)]
+pub(crate) struct RequestIds {
+    next: AtomicU64,
+    salt: u64,
+}
+
+impl Default for RequestIds {
+    fn default() -> Self {
+        Self {
+            next: AtomicU64::new(1),
+            salt: std::collections::hash_map::RandomState::new()
+                .build_hasher()
+                .finish(),
+        }
+    }
+}
+
+impl RequestIds {
+    pub(crate) fn next(&self) -> String {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        h.write_u64(self.salt);
+        h.write_u64(n);
+        format!("req_{n}_{:08x}", h.finish() as u32)
+    }
+}
 
 /// Forgets a pending request if its caller stops waiting.
 struct ForgetGuard<'a> {
@@ -29,21 +59,20 @@ impl Drop for ForgetGuard<'_> {
 }
 
 /// Sends one control request and waits for the reply paired by its id.
+/// (Whether the session still admits requests is the caller's check.)
 pub(crate) async fn control_request(
-    shared: &Arc<Shared>,
+    shared: &Shared,
+    ids: &RequestIds,
     dispatch: &ActorRef<DispatchMsg>,
     request: Value,
     timeout: Duration,
 ) -> Result<Value, ControlError> {
-    if shared.is_closing() {
-        return Err(ControlError::ShuttingDown);
-    }
     let subtype = request
         .get("subtype")
         .and_then(Value::as_str)
         .ok_or_else(|| ControlError::InvalidRequest("no string \"subtype\"".into()))?
         .to_owned();
-    let id = shared.next_request_id();
+    let id = ids.next();
     let span = tracing::info_span!(
         parent: &shared.span,
         "control_request",

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 
+use super::group::kill_group_raw;
 use super::{ExitInfo, Signal, registry, threads};
 
 /// A spawned CLI: own process group, piped stdio.
@@ -87,19 +88,6 @@ impl Waiter {
 
 /// Longest pause between two polls in the fallback waiter.
 const MAX_POLL_PAUSE: Duration = Duration::from_millis(50);
-
-/// Sends `sig` to process group `pgid`; a group that no longer exists is
-/// not an error.
-pub(super) fn kill_group_raw(pgid: u32, sig: Signal) -> std::io::Result<bool> {
-    let Some(pgid) = rustix::process::Pid::from_raw(pgid as i32) else {
-        return Err(std::io::Error::from(rustix::io::Errno::INVAL));
-    };
-    match rustix::process::kill_process_group(pgid, sig.raw()) {
-        Ok(()) => Ok(true),
-        Err(rustix::io::Errno::SRCH) => Ok(false),
-        Err(e) => Err(e.into()),
-    }
-}
 
 impl ChildProcess {
     /// Wraps a freshly spawned child. Must run inside a tokio runtime with

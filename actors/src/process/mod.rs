@@ -50,6 +50,7 @@
 mod child;
 mod control;
 mod exit;
+mod group;
 mod keeper;
 mod registry;
 mod spec;

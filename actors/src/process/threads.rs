@@ -66,7 +66,7 @@ fn start_spawner() -> mpsc::Sender<SpawnJob> {
 
 /// SIGKILLs the child's group and reaps it, without blocking the caller.
 pub(super) fn kill_and_reap(mut child: Child) {
-    let _ = super::child::kill_group_raw(child.id(), super::Signal::Kill);
+    let _ = super::group::kill_group_raw(child.id(), super::Signal::Kill);
     super::keeper::forget(child.id());
     match child.try_wait() {
         Ok(Some(_)) | Err(_) => super::registry::remove(child.id()),

@@ -1,10 +1,15 @@
 //! `ReaderActor`: the ONE stdout read loop, framing and routing.
 //!
 //! The loop is a task owned by the actor (stopping or killing the actor
-//! aborts it). Consumer frames go straight into the byte-bounded queue; only
-//! control traffic is cast to `ControlDispatch`. The reader never writes to
-//! stdin itself.
+//! aborts it), and tells the actor how it ended (`ReaderMsg::LoopEnded`);
+//! the actor reports that to the supervisor. Consumer frames go straight
+//! into the byte-bounded queue; replies to our requests are cast to
+//! `ControlDispatch`; the CLI's requests are admitted by the loop itself
+//! (`admission.rs`, in line order) and handed to a new `Handler` actor with
+//! their reply token. The reader writes to stdin only to refuse a request it
+//! cannot admit (a duplicate id, or one arriving during shutdown).
 
+pub(crate) mod admission;
 pub(crate) mod envelope;
 pub mod framing;
 
@@ -16,30 +21,45 @@ use bytes::Bytes;
 use futures::FutureExt;
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::io::AsyncRead;
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::session::backpressure::{Admit, Batcher, FrameSender};
 
-use crate::dispatch::handler::{HandlerActor, HandlerArgs, InboundHandler, reply_line};
+use crate::dispatch::handler::{HandlerActor, HandlerArgs, InboundHandler};
 use crate::dispatch::inbound::{InboundRequest, RawRequest};
 use crate::dispatch::msg::DispatchMsg;
+use crate::dispatch::reply::reply_line;
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
+use crate::reader::admission::Admission;
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
-use crate::session::config::{FrameDivert, WireDirection};
+use crate::session::config::FrameDivert;
+use crate::session::frame::Frame;
 use crate::session::shared::Shared;
-use crate::session::stream::Frame;
+use crate::session::tap::WireDirection;
 use crate::supervisor::msg::SupervisorMsg;
-use crate::transport::stdin_queue::push_control_detached;
+use crate::transport::stdin_queue::{StdinTx, push_control_detached};
 
 /// How much of a skipped line a diagnostic carries.
 const DIAG_PREFIX: usize = 200;
 
 pub(crate) type BoxReader = Box<dyn AsyncRead + Send + Unpin>;
 
-/// The reader has no messages: it only owns its task.
-pub(crate) enum ReaderMsg {}
+/// How the read loop ended.
+#[derive(Debug)]
+pub(crate) enum LoopEnd {
+    /// Stdout reached EOF; every frame read was handed on.
+    Eof,
+    /// Reading stdout failed, or the loop panicked.
+    Failed(String),
+}
+
+/// What the reader hears: from its own read loop, how it ended.
+pub(crate) enum ReaderMsg {
+    LoopEnded(LoopEnd),
+}
 
 pub(crate) struct ReaderArgs {
     pub(crate) stdout: BoxReader,
@@ -50,11 +70,19 @@ pub(crate) struct ReaderArgs {
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    /// For replies refusing a request (the handlers' tokens get it too).
+    pub(crate) stdin: Arc<StdinTx>,
+    /// The parent of every request's cancellation token; the shutdown
+    /// cancels it.
+    pub(crate) inbound_cancel: CancellationToken,
+    /// Latched when nobody reads stdout any more.
+    pub(crate) stdout_done: CancellationToken,
     pub(crate) shared: Arc<Shared>,
 }
 
 pub(crate) struct ReaderState {
     task: AbortOnDropHandle<()>,
+    supervisor: ActorRef<SupervisorMsg>,
 }
 
 /// The reader actor.
@@ -67,36 +95,35 @@ struct Loop {
     dispatch: ActorRef<DispatchMsg>,
     callback: Arc<dyn InboundHandler>,
     handler_timeout: Option<Duration>,
+    admission: Admission,
+    stdin: Arc<StdinTx>,
     shared: Arc<Shared>,
 }
 
 impl Loop {
     /// Admits a CLI request and spawns its handler, linked to dispatch: the
     /// handler's `pre_start` runs here, its callback on its own task, so a
-    /// request crosses no mailbox before its callback runs.
+    /// request crosses no mailbox before its callback runs. A handler that
+    /// fails to spawn drops its token, which answers with an error.
     async fn start_handler(&mut self, request: InboundRequest) {
-        let id = request.request_id.clone();
-        let shared = &self.shared;
-        let admitted = match shared.running.admit(&id, &shared.counters) {
-            Ok(a) => a,
-            Err(e) => return push_control_detached(shared, reply_line(&id, Err(e))),
+        let token = match self.admission.admit(&request.request_id) {
+            Ok(token) => token,
+            Err(e) => {
+                let line = reply_line(&request.request_id, Err(e));
+                return push_control_detached(&self.stdin, &self.shared, line);
+            }
         };
-        let generation = admitted.generation;
         let args = HandlerArgs {
             request,
             callback: self.callback.clone(),
-            cancel: admitted.cancel,
+            token,
             timeout: self.handler_timeout,
-            generation,
-            shared: shared.clone(),
+            shared: self.shared.clone(),
         };
-        match Actor::spawn_linked(None, HandlerActor, args, self.dispatch.get_cell()).await {
-            Ok((actor, _)) => shared.running.bind(&id, generation, actor),
-            Err(e) => {
-                shared.running.leave(&id, generation, &shared.counters);
-                let e = format!("failed to start a handler: {e}");
-                push_control_detached(shared, reply_line(&id, Err(e)));
-            }
+        if let Err(e) =
+            Actor::spawn_linked(None, HandlerActor, args, self.dispatch.get_cell()).await
+        {
+            tracing::warn!(parent: &self.shared.span, error = %e, "an inbound handler did not start");
         }
     }
 
@@ -160,7 +187,7 @@ impl Loop {
                 return self.start_handler(request).await;
             }
             Envelope::ControlCancel { request_id } => {
-                return self.shared.running.cancel(&request_id);
+                return self.admission.cancel(&request_id);
             }
             Envelope::Message {
                 kind,
@@ -231,14 +258,10 @@ async fn next(
     }
 }
 
-async fn read_loop(
-    stdout: BoxReader,
-    max_line_bytes: usize,
-    mut lp: Loop,
-    supervisor: ActorRef<SupervisorMsg>,
-) {
+async fn read_loop(stdout: BoxReader, max_line_bytes: usize, mut lp: Loop) -> LoopEnd {
     let mut lines = LineReader::new(stdout, max_line_bytes);
     let mut burst = 0usize;
+    let mut end = LoopEnd::Eof;
     loop {
         // Handle what is already buffered without waiting, then send the
         // consumer's frames as one batch before waiting for more: one
@@ -262,7 +285,7 @@ async fn read_loop(
                 lp.shared.diagnostic(Diagnostic::ReadError {
                     message: e.to_string(),
                 });
-                let _ = supervisor.cast(SupervisorMsg::ReadFailed(e.to_string()));
+                end = LoopEnd::Failed(e.to_string());
                 break;
             }
         };
@@ -283,8 +306,7 @@ async fn read_loop(
     // EOF, so the shutdown's final item is always last.
     lp.frames.flush();
     drop(lp.frames);
-    lp.shared.stdout_done.cancel();
-    let _ = supervisor.cast(SupervisorMsg::StdoutEof);
+    end
 }
 
 impl Actor for ReaderActor {
@@ -294,10 +316,12 @@ impl Actor for ReaderActor {
 
     async fn pre_start(
         &self,
-        _myself: ActorRef<ReaderMsg>,
+        myself: ActorRef<ReaderMsg>,
         args: ReaderArgs,
     ) -> Result<ReaderState, ActorProcessingErr> {
         let span = args.shared.span.clone();
+        let admission =
+            Admission::new(args.inbound_cancel, args.stdin.clone(), args.shared.clone());
         let lp = Loop {
             frames: args.frames.batcher(),
             divert: args.divert,
@@ -305,33 +329,54 @@ impl Actor for ReaderActor {
             dispatch: args.dispatch,
             callback: args.callback,
             handler_timeout: args.handler_timeout,
+            admission,
+            stdin: args.stdin,
             shared: args.shared,
         };
-        let supervisor = args.supervisor.clone();
         let shared = lp.shared.clone();
-        let run = read_loop(args.stdout, args.max_line_bytes, lp, args.supervisor);
+        let stdout_done = args.stdout_done;
+        let run = read_loop(args.stdout, args.max_line_bytes, lp);
         let task = tokio::spawn(
             async move {
                 // However the loop ends (EOF, a panic, or the actor killed
                 // and this task aborted), nobody reads stdout after it: the
                 // shutdown must not wait for an EOF that no one will see.
-                let _latch = shared.stdout_done.clone().drop_guard();
+                let _latch = stdout_done.clone().drop_guard();
                 // A panic in the loop (framing, a user's wire tap) must end
                 // the session through the ordered path, not stall it.
-                if AssertUnwindSafe(run).catch_unwind().await.is_err() {
-                    let message = "the stdout read loop panicked".to_owned();
-                    shared.diagnostic(Diagnostic::ReadError {
-                        message: message.clone(),
-                    });
-                    shared.stdout_done.cancel();
-                    let _ = supervisor.cast(SupervisorMsg::ReadFailed(message));
-                }
+                let end = match AssertUnwindSafe(run).catch_unwind().await {
+                    Ok(end) => end,
+                    Err(_) => {
+                        let message = "the stdout read loop panicked".to_owned();
+                        shared.diagnostic(Diagnostic::ReadError {
+                            message: message.clone(),
+                        });
+                        LoopEnd::Failed(message)
+                    }
+                };
+                stdout_done.cancel();
+                let _ = myself.cast(ReaderMsg::LoopEnded(end));
             }
             .instrument(span),
         );
         Ok(ReaderState {
             task: AbortOnDropHandle::new(task),
+            supervisor: args.supervisor,
         })
+    }
+
+    async fn handle(
+        &self,
+        _myself: ActorRef<ReaderMsg>,
+        msg: ReaderMsg,
+        st: &mut ReaderState,
+    ) -> Result<(), ActorProcessingErr> {
+        let ReaderMsg::LoopEnded(end) = msg;
+        let _ = st.supervisor.cast(match end {
+            LoopEnd::Eof => SupervisorMsg::StdoutEof,
+            LoopEnd::Failed(reason) => SupervisorMsg::ReadFailed(reason),
+        });
+        Ok(())
     }
 
     async fn post_stop(

@@ -9,63 +9,18 @@
 
 use std::sync::Arc;
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 
 use crate::error::SessionError;
-use crate::session::stream::{Frame, FrameStream};
+use crate::session::budget::{Budget, Item};
+use crate::session::frame::Frame;
+use crate::session::stream::FrameStream;
 
 /// Default cap of the consumer's queue: 16 MiB.
 pub const DEFAULT_MAX_BUFFERED_BYTES: usize = 16 * 1024 * 1024;
 
 /// Most frames sent in one batch (one consumer wake-up per batch).
 const MAX_BATCH: usize = 128;
-
-/// One entry of the queue.
-#[derive(Debug)]
-pub(crate) enum Item {
-    /// Frames, and the permits they hold together (returned once the
-    /// consumer has taken the last of them, so the count never undershoots).
-    Batch(Vec<Frame>, u32),
-    /// The final error, after which the stream ends.
-    End(SessionError),
-}
-
-/// The byte budget shared by both ends.
-#[derive(Debug)]
-pub(crate) struct Budget {
-    sem: Semaphore,
-    cap: u32,
-    /// Latched once the CLI has ended: what is left in the pipe is bounded
-    /// by the pipe, so it is read regardless of the cap (nothing lost).
-    lifted: tokio_util::sync::CancellationToken,
-}
-
-impl Budget {
-    /// Bytes currently queued.
-    pub(crate) fn buffered(&self) -> u64 {
-        if self.sem.is_closed() {
-            return 0;
-        }
-        u64::from(self.cap).saturating_sub(self.sem.available_permits() as u64)
-    }
-
-    pub(crate) fn release(&self, permits: u32) {
-        if permits > 0 {
-            self.sem.add_permits(permits as usize);
-        }
-    }
-
-    /// Stops enforcing the cap (wakes a waiting reader). Only for when the
-    /// writer is gone and the rest of the stream is bounded.
-    pub(crate) fn lift(&self) {
-        self.lifted.cancel();
-    }
-
-    /// The consumer is gone: wake a waiting reader and admit nothing more.
-    pub(crate) fn close(&self) {
-        self.sem.close();
-    }
-}
 
 /// The reader's end (cloned once, for the shutdown's final error).
 #[derive(Debug, Clone)]
@@ -85,11 +40,7 @@ pub(crate) enum Admit {
 /// A queue bounded to `cap` bytes (clamped to `1..=u32::MAX`).
 pub(crate) fn channel(cap: usize) -> (FrameSender, FrameStream, Arc<Budget>) {
     let cap = u32::try_from(cap.max(1)).unwrap_or(u32::MAX);
-    let budget = Arc::new(Budget {
-        sem: Semaphore::new(cap as usize),
-        cap,
-        lifted: tokio_util::sync::CancellationToken::new(),
-    });
+    let budget = Arc::new(Budget::new(cap));
     let (tx, rx) = mpsc::unbounded_channel();
     let sender = FrameSender {
         tx,

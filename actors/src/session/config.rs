@@ -13,7 +13,9 @@ use crate::events::{EVENT_CAPACITY, SessionEvent};
 use crate::process::ProcessSpec;
 use crate::reader::framing::DEFAULT_MAX_LINE_BYTES;
 use crate::session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
+use crate::session::tap::WireTap;
 use crate::stderr::DEFAULT_STDERR_LINES;
+use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 use crate::transport::stdin_queue::DEFAULT_MAX_STDIN_BYTES;
 
 /// Default timeout of `initialize` and of other control requests.
@@ -23,21 +25,6 @@ pub const DEFAULT_GRACE: Duration = Duration::from_secs(5);
 /// The environment variable (milliseconds) that raises the initialize timeout.
 pub const STREAM_CLOSE_TIMEOUT_ENV: &str = "CLAUDE_CODE_STREAM_CLOSE_TIMEOUT";
 
-/// Which way a line crossed the wire.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum WireDirection {
-    /// Read from the CLI's stdout.
-    In,
-    /// Written to the CLI's stdin.
-    Out,
-}
-
-/// Sees every complete line read from stdout and written to stdin, without
-/// its newline, on the session's own tasks (or, for a line written at once,
-/// the task that sent it): keep it quick and never block (hand the bytes
-/// to a channel or a buffered file).
-pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
-
 /// Offered every consumer frame (not control traffic) on the read loop,
 /// before it is queued for the consumer; returns `true` to take the frame
 /// out of the consumer's stream. A line that starts `{"type":"<kind>"` (the
@@ -46,7 +33,7 @@ pub type WireTap = Arc<dyn Fn(WireDirection, &[u8]) + Send + Sync>;
 /// never block (hand the frame to a bounded buffer). Dropped when the read
 /// loop ends, so a receiver on the other side of it sees the end of the
 /// CLI's output.
-pub type FrameDivert = Box<dyn FnMut(&crate::session::stream::Frame) -> bool + Send>;
+pub type FrameDivert = Box<dyn FnMut(&crate::session::frame::Frame) -> bool + Send>;
 
 /// What the idle watchdog does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -99,6 +86,9 @@ pub struct SessionConfig {
     pub grace: Duration,
     /// Time the CLI gets after SIGTERM before SIGKILL.
     pub term_grace: Duration,
+    /// Bounds of the shutdown's own waits (actor calls and stops, the
+    /// final drain of stdout and stderr).
+    pub shutdown_timeouts: ShutdownTimeouts,
     /// The idle watchdog (off by default).
     pub idle_watchdog: Option<Watchdog>,
     /// Answers the CLI's control requests.
@@ -134,6 +124,7 @@ impl SessionConfig {
             send_timeout: DEFAULT_CONTROL_TIMEOUT,
             grace: DEFAULT_GRACE,
             term_grace: DEFAULT_GRACE,
+            shutdown_timeouts: ShutdownTimeouts::default(),
             idle_watchdog: None,
             inbound: Arc::new(RejectAll),
             stderr_lines: DEFAULT_STDERR_LINES,
@@ -213,6 +204,11 @@ impl SessionConfig {
     /// Sets `term_grace` (SIGTERM to SIGKILL).
     pub fn term_grace(mut self, t: Duration) -> Self {
         self.term_grace = t;
+        self
+    }
+    /// Sets the bounds of the shutdown's own waits.
+    pub fn shutdown_timeouts(mut self, t: ShutdownTimeouts) -> Self {
+        self.shutdown_timeouts = t;
         self
     }
     /// Turns the idle watchdog on.
@@ -297,6 +293,7 @@ impl fmt::Debug for SessionConfig {
             .field("send_timeout", &self.send_timeout)
             .field("grace", &self.grace)
             .field("term_grace", &self.term_grace)
+            .field("shutdown_timeouts", &self.shutdown_timeouts)
             .field("idle_watchdog", &self.idle_watchdog)
             .field("stderr_lines", &self.stderr_lines)
             .field("label", &self.label)

@@ -8,18 +8,21 @@ use ractor::ActorRef;
 use serde_json::Value;
 use tokio::sync::{broadcast, oneshot};
 
-use crate::dispatch::request::control_request;
+use crate::dispatch::request::{RequestIds, control_request};
 use crate::error::{ControlError, SessionError};
 use crate::events::{SessionEvent, SessionStats};
 use crate::reader::envelope::{self, Envelope};
+use crate::session::budget::Budget;
 use crate::session::shared::Shared;
+use crate::session::status::StatusRx;
+use crate::stderr::StderrRing;
 use crate::supervisor::children::Children;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::{
     Escalation, ShutdownCause, ShutdownReport, ShutdownTimings,
 };
 use crate::transport::msg::TransportMsg;
-use crate::transport::stdin_queue::{Closed, Lane};
+use crate::transport::stdin_queue::{Closed, Lane, StdinTx};
 
 static NULL: Value = Value::Null;
 
@@ -31,9 +34,18 @@ pub struct Session {
     pub(crate) inner: Arc<Handle>,
 }
 
+/// What a handle holds: channel ends and actor refs, never an actor's state.
 #[derive(Debug)]
 pub(crate) struct Handle {
     pub(crate) shared: Arc<Shared>,
+    /// The supervisor's published phase and, at the end, the report.
+    pub(crate) status: StatusRx,
+    /// The user lane of the stdin queue (and its fill, for `stats`).
+    pub(crate) stdin: Arc<StdinTx>,
+    /// The consumer queue's fill, for `stats`.
+    pub(crate) budget: Arc<Budget>,
+    pub(crate) stderr: StderrRing,
+    pub(crate) request_ids: Arc<RequestIds>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
     pub(crate) children: Children,
     pub(crate) control_timeout: Duration,
@@ -48,7 +60,7 @@ impl std::fmt::Debug for Children {
 
 impl Drop for Handle {
     fn drop(&mut self) {
-        if self.shared.report().is_none() {
+        if self.status.borrow().report().is_none() {
             let _ = self
                 .supervisor
                 .cast(SupervisorMsg::Shutdown(ShutdownCause::HandleDropped));
@@ -124,7 +136,7 @@ impl Session {
 
     async fn write_line(&self, line: Bytes, is_user: bool) -> Result<(), SessionError> {
         let shared = self.shared();
-        if shared.is_closing() {
+        if self.is_closed() {
             return Err(SessionError::ShuttingDown);
         }
         if is_user {
@@ -141,7 +153,7 @@ impl Session {
         let (tx, rx) = oneshot::channel();
         let queued = tokio::time::timeout_at(
             deadline,
-            shared.stdin.push(shared, Lane::User, line, Some(tx)),
+            self.inner.stdin.push(shared, Lane::User, line, Some(tx)),
         )
         .await;
         let stalled = |queued| SessionError::StdinStalled { after, queued };
@@ -174,8 +186,12 @@ impl Session {
         timeout: Option<Duration>,
     ) -> Result<Value, ControlError> {
         let t = timeout.unwrap_or(self.inner.control_timeout);
+        if self.is_closed() {
+            return Err(ControlError::ShuttingDown);
+        }
         control_request(
             &self.inner.shared,
+            &self.inner.request_ids,
             &self.inner.children.dispatch,
             request,
             t,
@@ -190,12 +206,13 @@ impl Session {
 
     /// A snapshot of the counters.
     pub fn stats(&self) -> SessionStats {
-        self.shared().stats()
+        let inner = &self.inner;
+        (inner.shared.counters).snapshot(inner.budget.buffered(), inner.stdin.queued_bytes())
     }
 
     /// The last lines of the CLI's stderr.
     pub fn stderr_tail(&self) -> Vec<String> {
-        self.shared().stderr.tail()
+        self.inner.stderr.tail()
     }
 
     /// True while a `user` frame sent has no `result` read yet (a turn is
@@ -214,12 +231,12 @@ impl Session {
 
     /// True once shutdown has begun (nothing new is admitted).
     pub fn is_closed(&self) -> bool {
-        self.shared().is_closing()
+        !self.inner.status.borrow().is_running()
     }
 
     /// The report, if the session has already ended.
     pub fn report(&self) -> Option<ShutdownReport> {
-        self.shared().report()
+        self.inner.status.borrow().report().cloned()
     }
 
     /// Closes the CLI's stdin (EOF) and nothing else: the session goes on
@@ -242,7 +259,7 @@ impl Session {
     /// [`Session::shutdown`] with a cause of the caller's choosing (e.g.
     /// `HostDrain`). Ignored if a shutdown already began.
     pub async fn shutdown_with(&self, cause: ShutdownCause) -> ShutdownReport {
-        if let Some(r) = self.shared().report() {
+        if let Some(r) = self.report() {
             return r;
         }
         let _ = self.inner.supervisor.cast(SupervisorMsg::Shutdown(cause));
@@ -274,9 +291,15 @@ impl Session {
 
     /// Waits until the session ended, for any reason.
     pub async fn closed(&self) -> ShutdownReport {
-        match self.shared().wait_report().await {
+        let mut status = self.inner.status.clone();
+        let report = match status.wait_for(|s| s.report().is_some()).await {
+            Ok(s) => s.report().cloned(),
+            Err(_) => None,
+        };
+        match report {
             Some(r) => r,
-            // Unreachable while `Shared` holds the sender; never hang regardless.
+            // The supervisor publishes a report even when it is killed (its
+            // state's Drop); never hang regardless.
             None => ShutdownReport {
                 cause: ShutdownCause::Fatal {
                     reason: "the session's report was lost".into(),

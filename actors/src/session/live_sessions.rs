@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
 use crate::session::shared::Shared;
+use crate::session::status::StatusRx;
 
 /// One live session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,16 +27,18 @@ pub struct SessionInfo {
     pub closing: bool,
 }
 
-type Table = Mutex<HashMap<u64, Weak<Shared>>>;
+type Table = Mutex<HashMap<u64, (Weak<Shared>, StatusRx)>>;
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
     TABLE.get_or_init(Default::default)
 }
 
-pub(crate) fn register(shared: &Arc<Shared>) {
+/// Lists the session until its supervisor unregisters it (on publishing
+/// its report, or when dropped).
+pub(crate) fn register(shared: &Arc<Shared>, status: StatusRx) {
     if let Ok(mut t) = table().lock() {
-        t.insert(shared.id, Arc::downgrade(shared));
+        t.insert(shared.id, (Arc::downgrade(shared), status));
     }
 }
 
@@ -48,20 +51,23 @@ pub(crate) fn unregister(id: u64) {
 /// Sessions started in this process whose shutdown has not completed,
 /// oldest first.
 pub fn live_sessions() -> Vec<SessionInfo> {
-    let shared: Vec<Arc<Shared>> = match table().lock() {
-        Ok(t) => t.values().filter_map(Weak::upgrade).collect(),
+    let live: Vec<(Arc<Shared>, bool)> = match table().lock() {
+        Ok(t) => t
+            .values()
+            .filter_map(|(s, status)| Some((s.upgrade()?, !status.borrow().is_running())))
+            .collect(),
         Err(_) => return Vec::new(),
     };
-    let mut out: Vec<SessionInfo> = shared
+    let mut out: Vec<SessionInfo> = live
         .iter()
-        .map(|s| SessionInfo {
+        .map(|(s, closing)| SessionInfo {
             id: s.id,
             label: s.label.clone(),
             session_id: s.session_id.get().cloned(),
             pid: s.pid,
             started_at: s.started_at,
             age: s.started.elapsed(),
-            closing: s.is_closing(),
+            closing: *closing,
         })
         .collect();
     out.sort_by_key(|i| i.id);

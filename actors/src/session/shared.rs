@@ -1,29 +1,25 @@
-//! State shared by one session's actors, tasks and handles.
+//! A session's identity and what is observed about it: the one object
+//! several of its actors and its handle hold.
 //!
-//! Only atomics, latches and channels live here: nothing is locked across
-//! an `.await`, and holding a `Shared` never keeps the actors alive (the
-//! last `Session` handle does that, see `handle.rs`).
+//! Nothing here is another actor's state. What remains is immutable (ids,
+//! label, pid, span, the wire tap), written once (the CLI's session id, the
+//! `initialize` reply), or atomic observations that any holder may update
+//! and read without deciding anything for another actor (counters, open
+//! turns, last activity), plus the event sender (an output, like the span).
+//! The inbound requests belong to the reader and their handlers, the
+//! outbound ones to dispatch, stdin to the transport's queue, the
+//! lifecycle and its report to the supervisor.
 
-use std::hash::{BuildHasher, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
-use tokio::sync::{broadcast, watch};
-use tokio_util::sync::CancellationToken;
+use tokio::sync::broadcast;
 use tracing::Span;
 
-use crate::dispatch::running::Running;
-use crate::events::{
-    Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats,
-};
-use crate::session::backpressure::Budget;
-use crate::session::config::{WireDirection, WireTap};
-use crate::session::live_sessions;
-use crate::stderr::StderrRing;
-use crate::supervisor::shutdown::ladder::ShutdownReport;
-use crate::transport::stdin_queue::StdinTx;
+use crate::events::{Counters, Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent};
+use crate::session::tap::{WireDirection, WireTap};
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
@@ -41,16 +37,6 @@ pub(crate) struct Shared {
     pub(crate) server_info: OnceLock<Value>,
     pub(crate) span: Span,
     pub(crate) counters: Counters,
-    pub(crate) budget: Arc<Budget>,
-    /// The CLI's control requests being answered.
-    pub(crate) running: Running,
-    /// The CLI's stdin queue: every writer pushes here directly.
-    pub(crate) stdin: StdinTx,
-    pub(crate) stderr: StderrRing,
-    /// Latched when the stdout read loop ended.
-    pub(crate) stdout_done: CancellationToken,
-    /// Latched when the stderr drain ended.
-    pub(crate) stderr_done: CancellationToken,
     pub(crate) log_payloads: bool,
     /// Sees every complete line read and written (recording, debugging).
     wire_tap: Option<Tap>,
@@ -58,14 +44,10 @@ pub(crate) struct Shared {
     /// its slots up front; most sessions of a large host have no
     /// subscriber). Events sent before then had no receiver to reach anyway.
     events: OnceLock<broadcast::Sender<SessionEvent>>,
-    closing: AtomicBool,
     /// User frames sent whose `result` has not been read yet.
     turns_open: AtomicU64,
     /// Milliseconds since `started` of the last stdout line or `user` frame.
     last_activity_ms: AtomicU64,
-    report: watch::Sender<Option<ShutdownReport>>,
-    next_request: AtomicU64,
-    id_salt: u64,
 }
 
 /// The wire tap, with a `Debug` that does not try to print a closure.
@@ -89,17 +71,13 @@ impl Shared {
         }
     }
 
-    #[allow(clippy::too_many_arguments)] // one call site, each argument named there
     pub(crate) fn new(
         label: Option<String>,
         pid: Option<u32>,
-        budget: Arc<Budget>,
-        stdin: StdinTx,
-        stderr: StderrRing,
         log_payloads: bool,
         events: Option<broadcast::Sender<SessionEvent>>,
         wire_tap: Option<WireTap>,
-    ) -> Arc<Self> {
+    ) -> Self {
         let id = NEXT_SESSION.fetch_add(1, Ordering::Relaxed);
         let span = tracing::info_span!(
             "session",
@@ -108,7 +86,7 @@ impl Shared {
             pid = pid.unwrap_or(0),
             session_id = tracing::field::Empty
         );
-        let shared = Arc::new(Self {
+        Self {
             id,
             label,
             started_at: SystemTime::now(),
@@ -118,26 +96,12 @@ impl Shared {
             server_info: OnceLock::new(),
             span,
             counters: Counters::default(),
-            budget,
-            running: Running::default(),
-            stdin,
-            stderr,
-            stdout_done: CancellationToken::new(),
-            stderr_done: CancellationToken::new(),
             log_payloads,
             wire_tap: wire_tap.map(Tap),
             events: events.map(OnceLock::from).unwrap_or_default(),
-            closing: AtomicBool::new(false),
             turns_open: AtomicU64::new(0),
             last_activity_ms: AtomicU64::new(0),
-            report: watch::channel(None).0,
-            next_request: AtomicU64::new(1),
-            id_salt: std::collections::hash_map::RandomState::new()
-                .build_hasher()
-                .finish(),
-        });
-        live_sessions::register(&shared);
-        shared
+        }
     }
 
     pub(crate) fn emit(&self, event: SessionEvent) {
@@ -167,20 +131,6 @@ impl Shared {
         self.events
             .get_or_init(|| broadcast::channel(EVENT_CAPACITY).0)
             .subscribe()
-    }
-
-    pub(crate) fn stats(&self) -> SessionStats {
-        self.counters
-            .snapshot(self.budget.buffered(), self.stdin.queued_bytes())
-    }
-
-    /// Stop admitting new work. Returns true for the first caller.
-    pub(crate) fn begin_closing(&self) -> bool {
-        !self.closing.swap(true, Ordering::SeqCst)
-    }
-
-    pub(crate) fn is_closing(&self) -> bool {
-        self.closing.load(Ordering::SeqCst)
     }
 
     /// A `user` frame was sent: one more turn in flight.
@@ -216,43 +166,8 @@ impl Shared {
         }
     }
 
-    /// `req_<counter>_<8 hex>`, unique per session.
-    pub(crate) fn next_request_id(&self) -> String {
-        let n = self.next_request.fetch_add(1, Ordering::Relaxed);
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        h.write_u64(self.id_salt);
-        h.write_u64(n);
-        format!("req_{n}_{:08x}", h.finish() as u32)
-    }
-
-    /// Publishes the report once; later calls are ignored. The session
-    /// leaves the live list first, so whoever sees the report sees it gone.
-    pub(crate) fn publish_report(&self, report: ShutdownReport) {
-        live_sessions::unregister(self.id);
-        self.report.send_if_modified(|slot| {
-            if slot.is_none() {
-                *slot = Some(report);
-                true
-            } else {
-                false
-            }
-        });
-    }
-
-    pub(crate) fn report(&self) -> Option<ShutdownReport> {
-        self.report.borrow().clone()
-    }
-
-    /// Waits until the report is published.
-    pub(crate) async fn wait_report(&self) -> Option<ShutdownReport> {
-        let mut rx = self.report.subscribe();
-        let r = rx.wait_for(Option::is_some).await.ok()?;
-        r.clone()
-    }
-}
-
-impl Drop for Shared {
-    fn drop(&mut self) {
-        live_sessions::unregister(self.id);
+    /// Inbound requests admitted and not yet answered (or given up).
+    pub(crate) fn handlers_pending(&self) -> u64 {
+        self.counters.handlers_pending.load(Ordering::SeqCst)
     }
 }

@@ -7,16 +7,19 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
-use crate::dispatch::request::control_request;
+use crate::dispatch::request::{RequestIds, control_request};
 use crate::error::{ControlError, StartError};
 use crate::events::LifecycleEvent;
 use crate::session::backpressure;
 use crate::session::config::SessionConfig;
 use crate::session::handle::{Handle, Session};
+use crate::session::live_sessions;
 use crate::session::shared::Shared;
+use crate::session::status::StatusRx;
 use crate::session::stream::FrameStream;
 use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
 use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::publish::StatusTx;
 use crate::supervisor::shutdown::ladder::{ShutdownCause, ShutdownReport};
 use crate::supervisor::{SessionSupervisor, SupervisorArgs};
 use crate::transport::stdin_queue;
@@ -30,6 +33,12 @@ impl Drop for StartGuard {
             let _ = sup.cast(SupervisorMsg::Shutdown(ShutdownCause::StartAbandoned));
         }
     }
+}
+
+/// Waits for the session's report (`None`: the supervisor vanished).
+async fn wait_report(mut status: StatusRx) -> Option<ShutdownReport> {
+    let s = status.wait_for(|s| s.report().is_some()).await.ok()?;
+    s.report().cloned()
 }
 
 fn tail_of(report: &Option<ShutdownReport>) -> String {
@@ -60,30 +69,36 @@ impl Session {
         let conn = config.transport.connect().await?;
         let pid = conn.control.pid();
         let (frames, stream, budget) = backpressure::channel(config.max_buffered_bytes);
-        let stdin = stdin_queue::channel(config.max_stdin_bytes);
+        let stdin = Arc::new(stdin_queue::channel(config.max_stdin_bytes));
         let ring = StderrRing::new(config.stderr_lines, DEFAULT_STDERR_LINE_BYTES);
-        let shared = Shared::new(
+        let shared = Arc::new(Shared::new(
             config.label,
             pid,
-            budget,
-            stdin,
-            ring,
             config.log_payloads,
             config.events,
             config.wire_tap,
-        );
+        ));
+        let (status_tx, status) = StatusTx::new(shared.id);
+        live_sessions::register(&shared, status.clone());
+        let request_ids = Arc::new(RequestIds::default());
         let (children_out, children_rx) = oneshot::channel();
         let args = SupervisorArgs {
             conn,
             shared: shared.clone(),
+            status: Arc::new(status_tx),
+            stdin: stdin.clone(),
             frames,
+            budget: budget.clone(),
+            stderr: ring.clone(),
             divert: config.divert,
             max_line_bytes: config.max_line_bytes,
             inbound: config.inbound,
             handler_timeout: config.handler_timeout,
             control_timeout: config.control_timeout,
+            request_ids: request_ids.clone(),
             grace: config.grace,
             term_grace: config.term_grace,
+            timeouts: config.shutdown_timeouts,
             watchdog: config.idle_watchdog,
             on_stderr: config.on_stderr,
             children_out,
@@ -100,13 +115,25 @@ impl Session {
             let children = children_rx.await.map_err(|_| {
                 StartError::Spawn("the supervisor did not start its children".into())
             })?;
-            match control_request(&shared, &children.dispatch, init, init_timeout).await {
+            let init = control_request(
+                &shared,
+                &request_ids,
+                &children.dispatch,
+                init,
+                init_timeout,
+            );
+            match init.await {
                 Ok(info) => {
                     let _ = shared.server_info.set(info);
                     shared.lifecycle(LifecycleEvent::Initialized);
                     guard.0 = None;
                     let inner = Arc::new(Handle {
                         shared,
+                        status,
+                        stdin,
+                        budget,
+                        stderr: ring,
+                        request_ids,
                         supervisor,
                         children,
                         control_timeout,
@@ -119,7 +146,7 @@ impl Session {
                         reason: e.to_string(),
                     };
                     let _ = supervisor.cast(SupervisorMsg::Shutdown(cause));
-                    let report = shared.wait_report().await;
+                    let report = wait_report(status).await;
                     guard.0 = None;
                     Err(match e {
                         ControlError::Timeout { after, .. } => StartError::InitializeTimeout {

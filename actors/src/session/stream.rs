@@ -4,31 +4,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use bytes::Bytes;
 use futures::Stream;
 use tokio::sync::mpsc;
 
 use crate::error::SessionError;
-use crate::session::backpressure::{Budget, Item};
-
-/// One stdout line for the consumer: its envelope `type` and its raw bytes
-/// (without the newline). The line has been checked to be a JSON object
-/// with a string `type`; parsing it for meaning is the consumer's job.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Frame {
-    /// The frame's `type` (e.g. `"assistant"`, `"result"`, `"system"`).
-    pub kind: String,
-    /// The raw line.
-    pub line: Bytes,
-}
-
-impl Frame {
-    /// Parses the line into a `serde_json::Value` (convenience; typed
-    /// parsing belongs to the SDK layer).
-    pub fn to_value(&self) -> Result<serde_json::Value, serde_json::Error> {
-        serde_json::from_slice(&self.line)
-    }
-}
+use crate::session::budget::{Budget, Item};
+use crate::session::frame::Frame;
 
 /// The consumer's stream of frames, in the order the CLI printed them.
 ///

@@ -3,6 +3,7 @@
 
 use ractor::{Actor, ActorProcessingErr, ActorRef};
 use tokio::sync::{oneshot, watch};
+use tokio_util::sync::CancellationToken;
 
 use crate::channel::Connection;
 use crate::dispatch::msg::DispatchMsg;
@@ -31,6 +32,8 @@ pub(crate) async fn spawn_children(
     myself: &ActorRef<SupervisorMsg>,
     a: SupervisorArgs,
     ended_tx: watch::Sender<Option<crate::transport::Ended>>,
+    inbound_cancel: CancellationToken,
+    stdout_done: CancellationToken,
 ) -> Result<Started, ActorProcessingErr> {
     let Connection {
         reader,
@@ -47,6 +50,7 @@ pub(crate) async fn spawn_children(
             control,
             ended: ended_tx,
             supervisor: myself.clone(),
+            stdin: a.stdin.clone(),
             shared: a.shared.clone(),
         },
         cell.clone(),
@@ -56,6 +60,7 @@ pub(crate) async fn spawn_children(
         None,
         ControlDispatch,
         DispatchArgs {
+            stdin: a.stdin.clone(),
             shared: a.shared.clone(),
         },
         cell.clone(),
@@ -80,6 +85,9 @@ pub(crate) async fn spawn_children(
             callback: a.inbound,
             handler_timeout: a.handler_timeout,
             supervisor: myself.clone(),
+            stdin: a.stdin,
+            inbound_cancel,
+            stdout_done,
             shared: a.shared,
         },
         cell,

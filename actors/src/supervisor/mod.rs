@@ -7,13 +7,17 @@
 //! Dispatch starts before the reader because the reader routes into it.
 //!
 //! Every cause (request, dropped handle, CLI exit, stdout EOF, a failed
-//! child, the watchdog) ends in `begin`, which runs `sequence::run` once on a
-//! task; that task stops the children in reverse order and then this actor.
+//! child, the watchdog) ends in `begin`. The supervisor's phase is
+//! `Running`, holding the stop sequence's whole context, until `begin`
+//! moves it out by value into `sequence::run` on a task and leaves
+//! `Stopping`: a second cause finds nothing left to start. That task stops
+//! the children in reverse order and then this actor.
 //! `handle_supervisor_evt` is overridden: a child ending early is a fatal
 //! fault routed into the same ordered shutdown, never a silent stop.
 
 pub(crate) mod children;
 pub(crate) mod msg;
+pub(crate) mod publish;
 pub(crate) mod shutdown;
 pub(crate) mod watchdog;
 
@@ -22,38 +26,46 @@ use std::time::Duration;
 
 use ractor::{Actor, ActorProcessingErr, ActorRef, SupervisionEvent};
 use tokio::sync::{oneshot, watch};
+use tokio_util::sync::CancellationToken;
 use tokio_util::task::AbortOnDropHandle;
 use tracing::Instrument;
 
 use crate::channel::Connection;
 use crate::dispatch::handler::InboundHandler;
+use crate::dispatch::request::RequestIds;
 use crate::session::backpressure::FrameSender;
-use crate::session::config::Watchdog;
+use crate::session::budget::Budget;
+use crate::session::config::{FrameDivert, Watchdog};
 use crate::session::shared::Shared;
+use crate::stderr::StderrRing;
 use crate::supervisor::children::{Children, spawn_children};
 use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::publish::StatusTx;
 use crate::supervisor::shutdown::ladder::{
     Escalation, EscalationStep, ShutdownCause, ShutdownReport, ShutdownTimings, StepReason, Urge,
 };
 use crate::supervisor::shutdown::sequence::{self, StopContext};
+use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 use crate::transport::EndedWatch;
-
-/// How long after stdout EOF we wait for the process to exit before calling
-/// it "closed stdout but kept running" (only classifies the cause: the
-/// shutdown itself then runs with the configured grace).
-const EOF_SETTLE: Duration = Duration::from_millis(250);
+use crate::transport::stdin_queue::StdinTx;
 
 pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,
     pub(crate) shared: Arc<Shared>,
+    pub(crate) status: Arc<StatusTx>,
+    pub(crate) stdin: Arc<StdinTx>,
     pub(crate) frames: FrameSender,
-    pub(crate) divert: Option<crate::session::config::FrameDivert>,
+    pub(crate) budget: Arc<Budget>,
+    pub(crate) stderr: StderrRing,
+    pub(crate) divert: Option<FrameDivert>,
     pub(crate) max_line_bytes: usize,
     pub(crate) inbound: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
     pub(crate) control_timeout: Duration,
+    pub(crate) request_ids: Arc<RequestIds>,
     pub(crate) grace: Duration,
     pub(crate) term_grace: Duration,
+    pub(crate) timeouts: ShutdownTimeouts,
     pub(crate) watchdog: Option<Watchdog>,
     pub(crate) on_stderr: Option<crate::stderr::OnLine>,
     /// Receives the children once started (a call could race a CLI that
@@ -61,20 +73,26 @@ pub(crate) struct SupervisorArgs {
     pub(crate) children_out: oneshot::Sender<Children>,
 }
 
+/// Where the supervisor is in its one life.
+enum Phase {
+    /// Nothing is stopping yet; holds what only the stop sequence may take.
+    Running(Box<StopContext>),
+    /// The stop sequence was started (its task, until it reports back).
+    Stopping(Option<AbortOnDropHandle<()>>),
+}
+
 pub(crate) struct SupervisorState {
-    children: Children,
+    phase: Phase,
     shared: Arc<Shared>,
-    frames: Option<FrameSender>,
+    status: Arc<StatusTx>,
+    stderr: StderrRing,
     ended: EndedWatch,
-    supports_signals: bool,
     grace: Duration,
-    term_grace: Duration,
-    stopping: bool,
+    eof_settle: Duration,
     /// Requests to cut the shutdown ladder short; the stop task watches it.
     urge: watch::Sender<Urge>,
     _stderr: Option<AbortOnDropHandle<()>>,
     _watchdog: Option<AbortOnDropHandle<()>>,
-    stop_task: Option<AbortOnDropHandle<()>>,
 }
 
 impl Drop for SupervisorState {
@@ -82,8 +100,8 @@ impl Drop for SupervisorState {
         // Last resort (the actor was killed or panicked): callers of
         // `closed()` must not hang. The children die with us (ractor kills
         // linked children), and with them the process group.
-        if self.shared.report().is_none() {
-            self.shared.begin_closing();
+        if !self.status.ended() {
+            self.status.closing();
             let exit = self.ended.borrow().and_then(|e| e.exit);
             // Unless the CLI had already ended, the transport's process
             // handle is dropped with us, which SIGKILLs the group.
@@ -95,7 +113,7 @@ impl Drop for SupervisorState {
                     why: StepReason::SupervisorLost,
                 }],
             };
-            self.shared.publish_report(ShutdownReport {
+            self.status.publish(ShutdownReport {
                 cause: ShutdownCause::Fatal {
                     reason: "the session supervisor stopped unexpectedly".into(),
                 },
@@ -106,7 +124,7 @@ impl Drop for SupervisorState {
                 frames_after_eof: 0,
                 handlers_cancelled: 0,
                 requests_failed: 0,
-                stderr_tail: self.shared.stderr.tail(),
+                stderr_tail: self.stderr.tail(),
             });
         }
     }
@@ -116,27 +134,22 @@ impl Drop for SupervisorState {
 pub(crate) struct SessionSupervisor;
 
 impl SupervisorState {
-    fn begin(&mut self, myself: &ActorRef<SupervisorMsg>, cause: ShutdownCause) {
-        if self.stopping {
-            return;
-        }
-        self.stopping = true;
-        let ctx = StopContext {
-            cause,
-            children: self.children.clone(),
-            shared: self.shared.clone(),
-            frames: self.frames.take(),
-            ended: self.ended.clone(),
-            supports_signals: self.supports_signals,
-            grace: self.grace,
-            term_grace: self.term_grace,
-            urge: self.urge.subscribe(),
-            supervisor: myself.clone(),
+    fn stopping(&self) -> bool {
+        matches!(self.phase, Phase::Stopping(_))
+    }
+
+    /// Starts the ordered stop, unless it has started: the `Running` phase
+    /// is moved out by value, so the sequence can only run once.
+    fn begin(&mut self, cause: ShutdownCause) {
+        self.phase = match std::mem::replace(&mut self.phase, Phase::Stopping(None)) {
+            Phase::Running(ctx) => {
+                self.status.closing();
+                let run = sequence::run(*ctx, cause, self.urge.subscribe());
+                let task = tokio::spawn(run.instrument(self.shared.span.clone()));
+                Phase::Stopping(Some(AbortOnDropHandle::new(task)))
+            }
+            stopping => stopping,
         };
-        let span = self.shared.span.clone();
-        self.stop_task = Some(AbortOnDropHandle::new(tokio::spawn(
-            sequence::run(ctx).instrument(span),
-        )));
     }
 }
 
@@ -153,28 +166,40 @@ impl Actor for SessionSupervisor {
         let shared = args.shared.clone();
         let supports_signals = args.conn.control.supports_signals();
         let pid = args.conn.control.pid();
-        let (grace, term_grace, wd, control_timeout) = (
-            args.grace,
-            args.term_grace,
+        let on_stderr = args.on_stderr.clone();
+        let status = args.status.clone();
+        let (frames, budget, stderr_ring) = (
+            args.frames.clone(),
+            args.budget.clone(),
+            args.stderr.clone(),
+        );
+        let (grace, term_grace, timeouts) = (args.grace, args.term_grace, args.timeouts);
+        let (wd, control_timeout, ids) = (
             args.watchdog,
             args.control_timeout,
+            args.request_ids.clone(),
         );
-        let on_stderr = args.on_stderr.clone();
+        let inbound_cancel = CancellationToken::new();
+        let stdout_done = CancellationToken::new();
+        let stderr_done = CancellationToken::new();
 
-        let frames = args.frames.clone();
         let (ended_tx, ended) = watch::channel(None);
-        let (children, stderr, children_out) = spawn_children(&myself, args, ended_tx).await?;
+        let started = spawn_children(
+            &myself,
+            args,
+            ended_tx,
+            inbound_cancel.clone(),
+            stdout_done.clone(),
+        )
+        .await?;
+        let (children, stderr, children_out) = started;
         shared.lifecycle(crate::events::LifecycleEvent::Spawned { pid });
         let _ = children_out.send(children.clone());
 
-        let stderr_task = {
-            let (ring, done, sh) = (
-                shared.stderr.clone(),
-                shared.stderr_done.clone(),
-                shared.clone(),
-            );
-            match stderr {
-                Some(s) => Some(AbortOnDropHandle::new(tokio::spawn(
+        let stderr_task = match stderr {
+            Some(s) => {
+                let (ring, done) = (stderr_ring.clone(), stderr_done.clone());
+                Some(AbortOnDropHandle::new(tokio::spawn(
                     async move {
                         // Latched however the drain ends (EOF, error, panic in on_stderr, abort).
                         let _latch = done.drop_guard();
@@ -182,39 +207,54 @@ impl Actor for SessionSupervisor {
                             tracing::debug!(error = %e, "stderr drain ended with an error");
                         }
                     }
-                    .instrument(sh.span.clone()),
-                ))),
-                None => {
-                    done.cancel();
-                    None
-                }
+                    .instrument(shared.span.clone()),
+                )))
+            }
+            None => {
+                stderr_done.cancel();
+                None
             }
         };
         let watchdog_task = wd.map(|w| {
-            AbortOnDropHandle::new(tokio::spawn(
-                watchdog::run(
-                    w,
-                    shared.clone(),
-                    myself.clone(),
-                    children.dispatch.clone(),
-                    control_timeout,
-                )
-                .instrument(shared.span.clone()),
-            ))
+            let run = watchdog::run(watchdog::WatchdogArgs {
+                watchdog: w,
+                shared: shared.clone(),
+                status: status.subscribe(),
+                ids,
+                supervisor: myself.clone(),
+                dispatch: children.dispatch.clone(),
+                control_timeout,
+            });
+            AbortOnDropHandle::new(tokio::spawn(run.instrument(shared.span.clone())))
         });
-        Ok(SupervisorState {
+        let stop = StopContext {
             children,
-            shared,
-            frames: Some(frames),
-            ended,
+            shared: shared.clone(),
+            frames,
+            ended: ended.clone(),
             supports_signals,
             grace,
             term_grace,
-            stopping: false,
+            timeouts,
+            inbound_cancel,
+            budget,
+            stderr: stderr_ring.clone(),
+            stdout_done,
+            stderr_done,
+            status: status.clone(),
+            supervisor: myself.clone(),
+        };
+        Ok(SupervisorState {
+            phase: Phase::Running(Box::new(stop)),
+            shared,
+            status,
+            stderr: stderr_ring,
+            ended,
+            grace,
+            eof_settle: timeouts.eof_settle,
             urge: watch::channel(Urge::default()).0,
             _stderr: stderr_task,
             _watchdog: watchdog_task,
-            stop_task: None,
         })
     }
 
@@ -225,25 +265,23 @@ impl Actor for SessionSupervisor {
         st: &mut SupervisorState,
     ) -> Result<(), ActorProcessingErr> {
         match msg {
-            SupervisorMsg::Shutdown(cause) => st.begin(&myself, cause),
+            SupervisorMsg::Shutdown(cause) => st.begin(cause),
             SupervisorMsg::Hurry => {
                 st.urge.send_modify(|u| u.hurries += 1);
-                st.begin(&myself, ShutdownCause::Requested);
+                st.begin(ShutdownCause::Requested);
             }
             SupervisorMsg::Kill(cause) => {
                 st.urge.send_modify(|u| u.kill = true);
-                st.begin(&myself, cause);
+                st.begin(cause);
             }
-            SupervisorMsg::FarEndEnded(exit) => {
-                st.begin(&myself, ShutdownCause::CliExited { exit })
-            }
+            SupervisorMsg::FarEndEnded(exit) => st.begin(ShutdownCause::CliExited { exit }),
             SupervisorMsg::StdoutEof => {
                 let ended = *st.ended.borrow();
                 match ended {
-                    Some(e) => st.begin(&myself, ShutdownCause::CliExited { exit: e.exit }),
-                    None if !st.stopping => {
+                    Some(e) => st.begin(ShutdownCause::CliExited { exit: e.exit }),
+                    None if !st.stopping() => {
                         let me = myself.clone();
-                        let settle = EOF_SETTLE.min(st.grace);
+                        let settle = st.eof_settle.min(st.grace);
                         tokio::spawn(async move {
                             tokio::time::sleep(settle).await;
                             let _ = me.cast(SupervisorMsg::EofSettled);
@@ -252,17 +290,16 @@ impl Actor for SessionSupervisor {
                     None => {}
                 }
             }
-            SupervisorMsg::EofSettled => st.begin(&myself, ShutdownCause::StdoutClosed),
-            SupervisorMsg::ReadFailed(reason) => st.begin(
-                &myself,
-                ShutdownCause::Fatal {
-                    reason: format!("reading the CLI's stdout failed: {reason}"),
-                },
-            ),
+            SupervisorMsg::EofSettled => st.begin(ShutdownCause::StdoutClosed),
+            SupervisorMsg::ReadFailed(reason) => st.begin(ShutdownCause::Fatal {
+                reason: format!("reading the CLI's stdout failed: {reason}"),
+            }),
             SupervisorMsg::Stopped => {
                 // The stop task has finished; drop its handle without aborting it.
-                if let Some(t) = st.stop_task.take() {
-                    drop(t.detach());
+                if let Phase::Stopping(task) = &mut st.phase {
+                    if let Some(t) = task.take() {
+                        drop(t.detach());
+                    }
                 }
                 myself.stop(None);
             }
@@ -272,11 +309,11 @@ impl Actor for SessionSupervisor {
 
     async fn handle_supervisor_evt(
         &self,
-        myself: ActorRef<SupervisorMsg>,
+        _myself: ActorRef<SupervisorMsg>,
         evt: SupervisionEvent,
         st: &mut SupervisorState,
     ) -> Result<(), ActorProcessingErr> {
-        if st.stopping {
+        if st.stopping() {
             // Children stop in order during shutdown; one dying some other way
             // does not change the sequence under way, but is worth a line.
             match &evt {
@@ -304,7 +341,7 @@ impl Actor for SessionSupervisor {
             _ => return Ok(()),
         };
         tracing::error!(parent: &st.shared.span, %reason, "session child ended");
-        st.begin(&myself, ShutdownCause::Fatal { reason });
+        st.begin(ShutdownCause::Fatal { reason });
         Ok(())
     }
 }

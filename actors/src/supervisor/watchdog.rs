@@ -8,25 +8,39 @@ use ractor::ActorRef;
 use serde_json::json;
 
 use crate::dispatch::msg::DispatchMsg;
-use crate::dispatch::request::control_request;
+use crate::dispatch::request::{RequestIds, control_request};
 use crate::events::Diagnostic;
 use crate::session::config::{Watchdog, WatchdogAction};
 use crate::session::shared::Shared;
+use crate::session::status::StatusRx;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::ShutdownCause;
 
+pub(crate) struct WatchdogArgs {
+    pub(crate) watchdog: Watchdog,
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) status: StatusRx,
+    pub(crate) ids: Arc<RequestIds>,
+    pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    pub(crate) dispatch: ActorRef<DispatchMsg>,
+    pub(crate) control_timeout: Duration,
+}
+
 /// Fires at most once per silent stretch (a new frame re-arms it).
-pub(crate) async fn run(
-    w: Watchdog,
-    shared: Arc<Shared>,
-    supervisor: ActorRef<SupervisorMsg>,
-    dispatch: ActorRef<DispatchMsg>,
-    control_timeout: Duration,
-) {
+pub(crate) async fn run(args: WatchdogArgs) {
+    let WatchdogArgs {
+        watchdog: w,
+        shared,
+        status,
+        ids,
+        supervisor,
+        dispatch,
+        control_timeout,
+    } = args;
     let recheck = (w.after / 4).max(Duration::from_millis(10));
     let mut fired_for: Option<u64> = None;
     loop {
-        if shared.is_closing() {
+        if !status.borrow().is_running() {
             return;
         }
         let last = shared.last_activity_ms();
@@ -44,7 +58,7 @@ pub(crate) async fn run(
             tokio::time::sleep(due - now).await;
             continue;
         }
-        let busy = shared.stats().handlers_pending > 0;
+        let busy = shared.handlers_pending() > 0;
         if fired_for == Some(last) || !shared.turn_open() || busy {
             tokio::time::sleep(recheck).await;
             continue;
@@ -57,6 +71,7 @@ pub(crate) async fn run(
             WatchdogAction::Interrupt => {
                 let r = control_request(
                     &shared,
+                    &ids,
                     &dispatch,
                     json!({"subtype": "interrupt"}),
                     control_timeout,

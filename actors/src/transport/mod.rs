@@ -30,6 +30,7 @@ use crate::process::ExitInfo;
 use crate::session::shared::Shared;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::transport::msg::TransportMsg;
+use crate::transport::stdin_queue::StdinTx;
 
 /// The far end has ended; `exit` is its status when known.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub(crate) struct TransportArgs {
     pub(crate) control: Box<dyn ChannelControl>,
     pub(crate) ended: watch::Sender<Option<Ended>>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
+    /// The stdin queue whose pipe the writer task owns.
+    pub(crate) stdin: Arc<StdinTx>,
     pub(crate) shared: Arc<Shared>,
 }
 
@@ -122,8 +125,13 @@ impl Actor for TransportActor {
         let (life_tx, life_rx) = mpsc::unbounded_channel();
         let span = args.shared.span.clone();
         let writer = tokio::spawn(
-            stdin_queue::writer_task(args.writer, close_stdin.clone(), args.shared.clone())
-                .instrument(span.clone()),
+            stdin_queue::writer_task(
+                args.writer,
+                close_stdin.clone(),
+                args.stdin,
+                args.shared.clone(),
+            )
+            .instrument(span.clone()),
         );
         let life = tokio::spawn(
             lifecycle_task(

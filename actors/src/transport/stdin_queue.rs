@@ -25,8 +25,8 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError, oneshot};
 
 use crate::events::{Counters, LifecycleEvent};
-use crate::session::config::WireDirection;
 use crate::session::shared::Shared;
+use crate::session::tap::WireDirection;
 
 /// Default cap of each lane, in bytes.
 pub const DEFAULT_MAX_STDIN_BYTES: usize = 1024 * 1024;
@@ -405,13 +405,18 @@ impl StdinTx {
 /// reading stdin; the line is written once it reads again, or dropped when
 /// the session ends). For callers inside an actor's `handle`, which must
 /// not wait.
-pub(crate) fn push_control_detached(shared: &Arc<Shared>, line: Bytes) {
-    match shared.stdin.try_push(shared, Lane::Control, line, None) {
+pub(crate) fn push_control_detached(stdin: &Arc<StdinTx>, shared: &Arc<Shared>, line: Bytes) {
+    match stdin.try_push(shared, Lane::Control, line, None) {
         Ok(()) | Err(TryPushError::Closed) => {}
         Err(TryPushError::Full(line, done)) => {
-            let shared = shared.clone();
-            tokio::spawn(async move {
-                let _ = shared.stdin.push(&shared, Lane::Control, line, done).await;
+            // Outside a runtime (a handler dropped as its runtime shuts
+            // down) there is no session left to answer.
+            let Ok(rt) = tokio::runtime::Handle::try_current() else {
+                return;
+            };
+            let (stdin, shared) = (stdin.clone(), shared.clone());
+            rt.spawn(async move {
+                let _ = stdin.push(&shared, Lane::Control, line, done).await;
             });
         }
     }
@@ -419,11 +424,11 @@ pub(crate) fn push_control_detached(shared: &Arc<Shared>, line: Bytes) {
 
 /// Marks the writer gone when its task ends (or is aborted): waiting
 /// senders fail, and the pipe is dropped so the far end reads EOF.
-struct Stopped(Arc<Shared>);
+struct Stopped(Arc<StdinTx>);
 
 impl Drop for Stopped {
     fn drop(&mut self) {
-        let q = &self.0.stdin;
+        let q = &self.0;
         q.stopped.store(true, Ordering::Release);
         q.close_lanes();
         if let Ok(mut io) = q.io.try_lock() {
@@ -440,10 +445,10 @@ impl Drop for Stopped {
 pub(crate) async fn writer_task(
     writer: BoxWriter,
     close: tokio_util::sync::CancellationToken,
+    q: Arc<StdinTx>,
     shared: Arc<Shared>,
 ) {
-    let _stopped = Stopped(shared.clone());
-    let q = &shared.stdin;
+    let _stopped = Stopped(q.clone());
     q.io.lock().await.writer = Some(writer);
     let mut closed = false;
     loop {
@@ -472,26 +477,16 @@ pub(crate) async fn writer_task(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stderr::StderrRing;
 
-    fn shared(max: usize) -> Arc<Shared> {
-        Shared::new(
-            None,
-            None,
-            crate::session::backpressure::channel(1024).2,
-            channel(max),
-            StderrRing::new(4, 64),
-            false,
-            None,
-            None,
-        )
+    fn shared(max: usize) -> (Arc<Shared>, Arc<StdinTx>) {
+        let shared = Arc::new(Shared::new(None, None, false, None, None));
+        (shared, Arc::new(channel(max)))
     }
 
     // No writer is installed: lines stay queued and hold their bytes.
     #[tokio::test]
     async fn a_full_lane_refuses_and_the_other_lane_has_its_own_room() {
-        let s = shared(10);
-        let q = &s.stdin;
+        let (s, q) = shared(10);
         q.try_push(&s, Lane::User, Bytes::from_static(b"12345678\n"), None)
             .unwrap();
         assert_eq!(q.queued_bytes(), 9);
@@ -504,8 +499,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_line_over_the_cap_takes_the_whole_lane() {
-        let s = shared(4);
-        let q = &s.stdin;
+        let (s, q) = shared(4);
         q.try_push(&s, Lane::User, Bytes::from_static(b"0123456789\n"), None)
             .unwrap();
         assert_eq!(q.queued_bytes(), 4);
@@ -515,15 +509,19 @@ mod tests {
 
     #[tokio::test]
     async fn the_control_lane_is_written_first_and_closing_refuses_more() {
-        let s = shared(1024);
+        let (s, q) = shared(1024);
         let (far, near) = tokio::io::duplex(1024);
         let close = tokio_util::sync::CancellationToken::new();
-        let q = &s.stdin;
         q.try_push(&s, Lane::User, Bytes::from_static(b"user\n"), None)
             .unwrap();
         q.try_push(&s, Lane::Control, Bytes::from_static(b"control\n"), None)
             .unwrap();
-        let task = tokio::spawn(writer_task(Box::new(near), close.clone(), s.clone()));
+        let task = tokio::spawn(writer_task(
+            Box::new(near),
+            close.clone(),
+            q.clone(),
+            s.clone(),
+        ));
         close.cancel();
         let mut out = String::new();
         let mut far = far;

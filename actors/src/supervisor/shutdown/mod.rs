@@ -3,3 +3,4 @@
 
 pub(crate) mod ladder;
 pub(crate) mod sequence;
+pub(crate) mod timeouts;

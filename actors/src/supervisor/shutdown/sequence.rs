@@ -16,40 +16,45 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use ractor::ActorRef;
+use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::msg::DispatchMsg;
 use crate::error::{ControlError, SessionError};
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::session::backpressure::FrameSender;
+use crate::session::budget::Budget;
 use crate::session::shared::Shared;
+use crate::stderr::StderrRing;
 use crate::supervisor::children::Children;
 use crate::supervisor::msg::SupervisorMsg;
+use crate::supervisor::publish::StatusTx;
 use crate::supervisor::shutdown::ladder::{
     Escalation, EscalationStep, Escalator, ShutdownCause, ShutdownReport, ShutdownTimings,
     StepReason, Urge, run_ladder,
 };
+use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 use crate::transport::EndedWatch;
 use crate::transport::msg::TransportMsg;
 
-/// Bound on waiting for stdout EOF / stderr end once the process group is
-/// dead (a descendant that left the group could hold the pipes open).
-const DRAIN_BOUND: Duration = Duration::from_secs(2);
-/// Bound on one actor call or stop during shutdown.
-const ACTOR_BOUND: Duration = Duration::from_secs(2);
-/// How long a crash's pending failures wait for the last stderr lines.
-const STDERR_SETTLE: Duration = Duration::from_millis(100);
-
+/// Everything the stop sequence takes over: made by the supervisor at
+/// start and consumed by [`run`], so a session can be stopped only once.
 pub(crate) struct StopContext {
-    pub(crate) cause: ShutdownCause,
     pub(crate) children: Children,
     pub(crate) shared: Arc<Shared>,
-    pub(crate) frames: Option<FrameSender>,
+    pub(crate) frames: FrameSender,
     pub(crate) ended: EndedWatch,
     pub(crate) supports_signals: bool,
     pub(crate) grace: Duration,
     pub(crate) term_grace: Duration,
-    pub(crate) urge: tokio::sync::watch::Receiver<Urge>,
+    pub(crate) timeouts: ShutdownTimeouts,
+    /// The parent of every inbound request's cancellation token.
+    pub(crate) inbound_cancel: CancellationToken,
+    pub(crate) budget: Arc<Budget>,
+    pub(crate) stderr: StderrRing,
+    pub(crate) stdout_done: CancellationToken,
+    pub(crate) stderr_done: CancellationToken,
+    pub(crate) status: Arc<StatusTx>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
 }
 
@@ -83,48 +88,71 @@ impl Escalator for FarEnd {
     }
 }
 
+/// A bound as ractor's `call_t!` takes it (milliseconds, saturating).
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 fn current_exit(ended: &EndedWatch) -> Option<ExitInfo> {
     ended.borrow().and_then(|e| e.exit)
 }
 
-async fn stop_child<M: Send + 'static>(actor: &ActorRef<M>) {
-    if actor.stop_and_wait(None, Some(ACTOR_BOUND)).await.is_err() {
+async fn stop_child<M: Send + 'static>(actor: &ActorRef<M>, bound: Duration) {
+    if actor.stop_and_wait(None, Some(bound)).await.is_err() {
         actor.kill();
     }
 }
 
-pub(crate) async fn run(ctx: StopContext) {
+fn frames_in(sh: &Shared) -> u64 {
+    sh.counters
+        .frames_in
+        .load(std::sync::atomic::Ordering::SeqCst)
+}
+
+/// Runs the ordered stop. The status is already `Closing` (the supervisor
+/// moved it when it started this).
+pub(crate) async fn run(
+    ctx: StopContext,
+    cause: ShutdownCause,
+    urge: tokio::sync::watch::Receiver<Urge>,
+) {
     let t0 = Instant::now();
     let sh = ctx.shared.clone();
+    let bounds = ctx.timeouts;
     let Children {
         transport,
         dispatch,
         reader,
     } = ctx.children.clone();
-    sh.begin_closing();
     sh.lifecycle(LifecycleEvent::ShutdownStarted {
-        cause: ctx.cause.clone(),
+        cause: cause.clone(),
     });
 
-    // 2. Fail pending requests at once; after a crash, give stderr a moment
+    // 2. Cancel the CLI's requests being answered (their tokens owe no
+    // reply now); fail ours at once. After a crash, give stderr a moment
     // so the error carries its last lines.
-    let error = match &ctx.cause {
+    let handlers_cancelled = sh.handlers_pending() as usize;
+    ctx.inbound_cancel.cancel();
+    let error = match &cause {
         ShutdownCause::CliExited { .. } | ShutdownCause::StdoutClosed => {
-            let _ = tokio::time::timeout(STDERR_SETTLE, sh.stderr_done.cancelled()).await;
+            let _ = tokio::time::timeout(bounds.stderr_settle, ctx.stderr_done.cancelled()).await;
             ControlError::Closed {
                 exit: current_exit(&ctx.ended),
-                stderr_tail: sh.stderr.tail_string(),
+                stderr_tail: ctx.stderr.tail_string(),
             }
         }
         _ => ControlError::ShuttingDown,
     };
-    let (requests_failed, handlers_cancelled) =
-        ractor::call_t!(dispatch, |r| DispatchMsg::FailAll { error, reply: r }, 2000)
-            .unwrap_or((0, 0));
+    let requests_failed = ractor::call_t!(
+        dispatch,
+        |r| DispatchMsg::FailAll { error, reply: r },
+        millis(bounds.actor_call)
+    )
+    .unwrap_or(0);
     let pending_failed = t0.elapsed();
 
     // 3. EOF on stdin, after anything already queued.
-    let frames_at_eof = sh.stats().frames_in;
+    let frames_at_eof = frames_in(&sh);
     let _ = transport.cast(TransportMsg::CloseStdin);
     let stdin_closed = t0.elapsed();
 
@@ -134,7 +162,7 @@ pub(crate) async fn run(ctx: StopContext) {
         ended: ctx.ended.clone(),
         signals: ctx.supports_signals,
     };
-    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, ctx.urge, |to| {
+    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, urge, |to| {
         sh.lifecycle(LifecycleEvent::Escalated { to });
     })
     .await;
@@ -161,10 +189,11 @@ pub(crate) async fn run(ctx: StopContext) {
         // The CLI is gone, so what is left in its stdout pipe is bounded:
         // read it all even past the byte cap, so nothing printed is lost
         // to a slow consumer.
-        sh.budget.lift();
+        ctx.budget.lift();
         // A Bash tool's background job dies with the session.
         let at = t0.elapsed();
-        if let Ok(Ok(true)) = ractor::call_t!(transport, TransportMsg::Cleanup, 2000) {
+        let cleanup = ractor::call_t!(transport, TransportMsg::Cleanup, millis(bounds.actor_call));
+        if let Ok(Ok(true)) = cleanup {
             steps.push(EscalationStep {
                 to: Escalation::Kill,
                 at,
@@ -173,34 +202,32 @@ pub(crate) async fn run(ctx: StopContext) {
         }
     }
     let drain = async {
-        sh.stdout_done.cancelled().await;
-        sh.stderr_done.cancelled().await;
+        ctx.stdout_done.cancelled().await;
+        ctx.stderr_done.cancelled().await;
     };
-    if tokio::time::timeout(DRAIN_BOUND, drain).await.is_err() {
+    if tokio::time::timeout(bounds.drain, drain).await.is_err() {
         tracing::warn!("stdout or stderr still open after the CLI ended; abandoning them");
     }
     let drained = t0.elapsed();
-    let frames_after_eof = sh.stats().frames_in.saturating_sub(frames_at_eof);
+    let frames_after_eof = frames_in(&sh).saturating_sub(frames_at_eof);
 
     // 6. Reverse start order. The reader's queue end is gone after this.
-    stop_child(&reader).await;
-    stop_child(&dispatch).await;
-    stop_child(&transport).await;
+    stop_child(&reader, bounds.actor_stop).await;
+    stop_child(&dispatch, bounds.actor_stop).await;
+    stop_child(&transport, bounds.actor_stop).await;
 
-    let stderr_tail = sh.stderr.tail();
-    if let Some(frames) = ctx.frames {
-        if sh.turn_open() {
-            frames.finish(SessionError::ClosedBeforeResult {
-                exit,
-                stderr_tail: stderr_tail.join("\n"),
-            });
-        }
-        drop(frames);
+    let stderr_tail = ctx.stderr.tail();
+    if sh.turn_open() {
+        ctx.frames.finish(SessionError::ClosedBeforeResult {
+            exit,
+            stderr_tail: stderr_tail.join("\n"),
+        });
     }
+    drop(ctx.frames);
 
     // 7.
     let report = ShutdownReport {
-        cause: ctx.cause,
+        cause,
         exit,
         escalation: Escalation::from_steps(&steps, exit),
         timings: ShutdownTimings {
@@ -226,7 +253,7 @@ pub(crate) async fn run(ctx: StopContext) {
         total_ms = report.timings.total.as_millis() as u64,
         "session shut down"
     );
-    sh.publish_report(report);
+    ctx.status.publish(report);
     sh.lifecycle(LifecycleEvent::ShutdownComplete);
     let _ = ctx.supervisor.cast(SupervisorMsg::Stopped);
 }
