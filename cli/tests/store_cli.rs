@@ -18,6 +18,8 @@ use serde_json::{Value, json};
 
 const SESSION: &str = "2f0c6a51-7d3e-4b8e-9a11-0c5d4e3f2a10";
 const PROJECT: &str = "-cli-store-proj";
+/// `run`'s exit for options that cannot make a CLI invocation.
+const EXIT_INVALID: i32 = 2;
 
 fn command(fake: &Fake, config: &Path, sub: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
@@ -185,6 +187,34 @@ fn a_corrupt_row_in_the_store_fails_the_resume_in_one_line_naming_it() {
         "{err}"
     );
     assert!(fake.cli.recorded_argv().is_none(), "no CLI was started");
+}
+
+#[test]
+fn a_resume_id_that_is_not_a_uuid_is_refused_before_anything_starts_or_is_written() {
+    let config = tempfile::tempdir().unwrap();
+    let cwd = tempfile::tempdir().unwrap();
+    let store_dir = tempfile::tempdir().unwrap();
+    let fake = fake(Script::new());
+    let out = command(&fake, config.path(), "run")
+        .arg("--cwd")
+        .arg(cwd.path())
+        .args(["--store", &file_url(store_dir.path())])
+        .args(["--resume", "../../../x", "go on"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(EXIT_INVALID), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains(
+            r#"resume must be a session UUID when a session store restores it, got "../../../x""#
+        ),
+        "{err}"
+    );
+    assert!(fake.cli.recorded_argv().is_none(), "no CLI was started");
+    let written = |dir: &Path| std::fs::read_dir(dir).unwrap().count();
+    assert_eq!(written(store_dir.path()), 0, "nothing in the store");
+    assert_eq!(written(config.path()), 0, "nothing in the config dir");
 }
 
 #[test]

@@ -232,10 +232,17 @@ fn resume_uses_equals_form() {
 
 #[test]
 fn session_id_uses_equals_form() {
+    const ID: &str = "c35ea3a3-e4ff-420a-95ba-a841e501f32f";
     assert_eq!(
-        argv(Options::new().session_id("-x")),
-        with(&["--session-id=-x"])
+        argv(Options::new().session_id(ID)),
+        with(&[&format!("--session-id={ID}")])
     );
+    // A value that would read as a flag never gets that far: not a UUID.
+    let e = Options::new()
+        .session_id("-x")
+        .to_command("claude".into(), &CommandContext::default())
+        .unwrap_err();
+    assert!(matches!(e, OptionsError::NotASessionId { .. }), "{e:?}");
 }
 
 #[test]
@@ -466,7 +473,7 @@ fn everything_in_official_order() {
         .add_dir("/d")
         .settings(Settings::Path("/s.json".into()))
         .resume_session_at("u")
-        .session_id("s")
+        .session_id("00000000-0000-4000-8000-000000000001")
         .resume("r")
         .continue_conversation(true)
         .permission_mode(PermissionMode::Plan)
@@ -504,7 +511,7 @@ fn everything_in_official_order() {
             "plan",
             "--continue",
             "--resume=r",
-            "--session-id=s",
+            "--session-id=00000000-0000-4000-8000-000000000001",
             "--resume-session-at=u",
             "--settings",
             "/s.json",

@@ -71,6 +71,19 @@ pub enum OptionsError {
     /// `max_turns` was zero.
     #[error("max_turns must be at least 1")]
     ZeroMaxTurns,
+    /// A session id that is not a UUID where one is required: the CLI
+    /// requires one for `session_id`, and a session store restores a
+    /// resumed session by its id (which is then a file name: `../x` must
+    /// never reach it).
+    #[error("{option} must be a session UUID{context}, got {value:?}")]
+    NotASessionId {
+        /// The option (`session_id`, `resume`).
+        option: &'static str,
+        /// Why a UUID is required here, if not always.
+        context: &'static str,
+        /// The rejected value.
+        value: String,
+    },
     /// `max_budget_usd` was negative, NaN or infinite.
     #[error("max_budget_usd must be a finite, non-negative number, got {value}")]
     InvalidBudget {

@@ -80,6 +80,21 @@ fn check_non_empty(option: &'static str, value: Option<&String>) -> Result<(), O
     }
 }
 
+fn check_session_id(
+    option: &'static str,
+    context: &'static str,
+    value: Option<&str>,
+) -> Result<(), OptionsError> {
+    match value {
+        Some(v) if !crate::store::is_session_id(v) => Err(OptionsError::NotASessionId {
+            option,
+            context,
+            value: v.to_owned(),
+        }),
+        _ => Ok(()),
+    }
+}
+
 fn check_extra_arg(flag: &str) -> Result<(), OptionsError> {
     let reason = if flag.is_empty() {
         "is empty"
@@ -164,6 +179,11 @@ impl Options {
         check_non_empty("resume", self.resume.as_ref())?;
         check_non_empty("session_id", self.session_id.as_ref())?;
         check_non_empty("resume_session_at", self.resume_session_at.as_ref())?;
+        check_session_id("session_id", "", self.session_id.as_deref())?;
+        if ctx.session_mirror {
+            let context = " when a session store restores it";
+            check_session_id("resume", context, self.resume.as_deref())?;
+        }
         if self.max_turns == Some(0) {
             return Err(OptionsError::ZeroMaxTurns);
         }

@@ -228,3 +228,43 @@ fn sandbox_needs_readable_object_settings() {
         }
     ));
 }
+
+#[test]
+fn a_session_id_must_be_a_uuid_and_so_must_a_resume_restored_from_a_store() {
+    const ID: &str = "c35ea3a3-e4ff-420a-95ba-a841e501f32f";
+    let e = err(Options::new().session_id("../../x"));
+    assert!(
+        matches!(&e, OptionsError::NotASessionId { option: "session_id", value, .. } if value == "../../x"),
+        "{e:?}"
+    );
+    assert_eq!(
+        e.to_string(),
+        r#"session_id must be a session UUID, got "../../x""#
+    );
+    let store = CommandContext::default().with_session_mirror(true);
+    let e = err_ctx(Options::new().resume("../../../x"), &store);
+    assert_eq!(
+        e.to_string(),
+        r#"resume must be a session UUID when a session store restores it, got "../../../x""#
+    );
+    // Without a store the CLI also resumes by title, so a title passes.
+    let ctx = CommandContext::default();
+    assert!(
+        Options::new()
+            .resume("My refactor")
+            .to_command("claude".into(), &ctx)
+            .is_ok()
+    );
+    assert!(
+        Options::new()
+            .session_id(ID)
+            .to_command("claude".into(), &ctx)
+            .is_ok()
+    );
+    assert!(
+        Options::new()
+            .resume(ID)
+            .to_command("claude".into(), &store)
+            .is_ok()
+    );
+}
