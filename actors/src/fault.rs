@@ -2,7 +2,8 @@
 //! every failure ends in the ordered shutdown with a true report.
 //!
 //! Meant for tests of this crate and of hosts built on it (what does my host
-//! do when the session dies under it?). Each kill is ractor's `kill`: the
+//! do when the session dies under it?), behind the `fault-injection`
+//! feature (`claude-agent`'s feature of the same name turns it on). Each kill is ractor's `kill`: the
 //! actor stops at once, without `post_stop`, its state dropped, exactly as
 //! a panic in its `handle` would leave it.
 

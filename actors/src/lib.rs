@@ -35,6 +35,7 @@ pub mod stderr;
 mod dispatch;
 mod error;
 mod events;
+#[cfg(feature = "fault-injection")]
 mod fault;
 mod reader;
 mod session;
@@ -52,6 +53,7 @@ pub use error::{ControlError, HandlerError, SessionError, StartError};
 pub use events::{
     Diagnostic, EVENT_CAPACITY, LifecycleEvent, SessionEvent, SessionStats, SkipReason,
 };
+#[cfg(feature = "fault-injection")]
 pub use fault::FaultInjector;
 pub use session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 pub use session::config::{
