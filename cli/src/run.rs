@@ -3,7 +3,9 @@
 //! Exit codes: 0 the run ended with a success result; 1 with an error
 //! result; 2 the CLI, the transport or the session store failed (not found,
 //! crashed, closed before a result, timed out, a store that cannot be opened);
-//! 64 usage error (also a malformed --store URL); 130 stopped by SIGINT, 143
+//! 3 the run succeeded but transcript entries could not be persisted to the
+//! session store (`--allow-store-loss` makes that 0; the loss is reported
+//! either way); 64 usage error (also a malformed --store URL); 130 stopped by SIGINT, 143
 //! by SIGTERM (after an ordered shutdown; a further signal during it cuts
 //! its current wait short: SIGTERM to the CLI now, then SIGKILL).
 
@@ -90,6 +92,10 @@ pub(crate) struct RunArgs {
     /// CLI's own files are missing.
     #[arg(long, value_name = "ID")]
     resume: Option<String>,
+    /// Exit 0 even when transcript entries could not be persisted to the
+    /// --store (they are still reported); without it such a run exits 3.
+    #[arg(long)]
+    allow_store_loss: bool,
     /// One JSON object per line instead of a readable stream.
     #[arg(long)]
     json: bool,
@@ -102,6 +108,9 @@ fn parse_mode(s: &str) -> Result<PermissionMode, String> {
     })
 }
 
+/// The run succeeded but the session store lost transcript entries.
+const EXIT_STORE_LOSS: u8 = 3;
+
 /// A shutdown still running after this says what it waits for.
 const SAY_WAITING_AFTER: Duration = Duration::from_secs(1);
 
@@ -112,6 +121,8 @@ enum Outcome {
     Failed,
     /// A bad argument found only when used (a store URL).
     Usage,
+    /// The run succeeded, but the store lost transcript entries.
+    StoreLoss,
     /// SIGINT or SIGTERM: the session was shut down in order.
     Stopped(StopSignal),
 }
@@ -163,6 +174,7 @@ pub(crate) fn run(args: RunArgs) -> ExitCode {
         Outcome::ErrorResult => 1,
         Outcome::Failed => 2,
         Outcome::Usage => crate::EXIT_USAGE,
+        Outcome::StoreLoss => EXIT_STORE_LOSS,
         Outcome::Stopped(signal) => signal.exit_code(),
     })
 }
@@ -349,6 +361,16 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
         }
     }
     out.shutdown(&report, skipped.load(Ordering::Relaxed));
+    // No silent loss: a run whose transcript the store did not fully keep
+    // does not exit 0, unless the user said that is fine.
+    let lost = report.mirror_unpersisted.unwrap_or(0);
+    if lost > 0 && matches!(outcome, Outcome::Success) && !args.allow_store_loss {
+        out.note(&format!(
+            "{lost} transcript entries were not persisted to the session store; \
+             exiting {EXIT_STORE_LOSS} (--allow-store-loss to exit 0)"
+        ));
+        return Outcome::StoreLoss;
+    }
     outcome
 }
 

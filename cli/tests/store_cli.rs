@@ -218,7 +218,7 @@ fn a_resume_id_that_is_not_a_uuid_is_refused_before_anything_starts_or_is_writte
 }
 
 #[test]
-fn a_store_that_cannot_append_shows_mirror_error_while_the_run_succeeds() {
+fn a_store_that_cannot_append_shows_mirror_error_and_exits_3_unless_loss_is_allowed() {
     let config = tempfile::tempdir().unwrap();
     // Not a folder: every append fails.
     let blocker = tempfile::NamedTempFile::new().unwrap();
@@ -228,7 +228,13 @@ fn a_store_that_cannot_append_shows_mirror_error_while_the_run_succeeds() {
         .args(["--json", "--store", &url, "hi"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // No silent loss: the run succeeded, the store did not keep it all.
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("2 transcript entries were not persisted to the session store"),
+        "{}",
+        stderr(&out)
+    );
     let lines = stdout_lines(&out);
     let errors: Vec<&Value> = lines
         .iter()
@@ -242,7 +248,7 @@ fn a_store_that_cannot_append_shows_mirror_error_while_the_run_succeeds() {
 
     let fake = fake_again(config.path());
     let out = command(&fake, config.path(), "run")
-        .args(["--store", &url, "hi"])
+        .args(["--store", &url, "--allow-store-loss", "hi"])
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -253,6 +259,8 @@ fn a_store_that_cannot_append_shows_mirror_error_while_the_run_succeeds() {
         .collect();
     assert_eq!(said.len(), 1, "{err}");
     assert!(said[0].contains(SESSION), "{}", said[0]);
+    assert!(err.contains("2 not"), "the counts are still said: {err}");
+    assert!(!err.contains("exiting 3"), "{err}");
 }
 
 fn fake_again(config: &Path) -> Fake {
