@@ -3,12 +3,13 @@
 //! and, as skipped lines, to the transcript; from before the first frame on.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use claude_agent_actors::{Diagnostic, SessionConfig, SessionEvent};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, oneshot};
 
 use super::transcript::TranscriptExtension;
-use super::{Extension, Started, lock};
+use super::{Extension, Started, Stopped, lock};
 use crate::Result;
 use crate::transcript::TranscriptRecorder;
 
@@ -23,7 +24,12 @@ pub(crate) struct DiagnosticsExtension {
     transcript: Option<Arc<TranscriptExtension>>,
     /// Subscribed before the start: early diagnostics count too.
     events: Mutex<Option<broadcast::Receiver<SessionEvent>>>,
+    /// The running forwarder, drained when the session ends.
+    forwarder: Mutex<Option<Forwarder>>,
 }
+
+/// Bound on handing on the diagnostics still queued when a session ends.
+const DRAIN_BOUND: Duration = Duration::from_secs(2);
 
 impl DiagnosticsExtension {
     pub(crate) fn new(
@@ -34,6 +40,7 @@ impl DiagnosticsExtension {
             observer,
             transcript,
             events: Mutex::new(None),
+            forwarder: Mutex::new(None),
         }
     }
 }
@@ -51,41 +58,94 @@ impl Extension for DiagnosticsExtension {
     async fn post_start(&self, _started: &Started<'_>) -> Result<()> {
         if let Some(events) = lock(&self.events).take() {
             let transcript = self.transcript.as_ref().and_then(|t| t.recorder());
-            forward_diagnostics(events, self.observer.clone(), transcript);
+            let forwarder = forward_diagnostics(events, self.observer.clone(), transcript);
+            *lock(&self.forwarder) = Some(forwarder);
         }
         Ok(())
+    }
+
+    /// Every diagnostic of the session was emitted before its end: the
+    /// observer has seen them all by the time the SDK's report is out (a
+    /// count kept by the observer is then complete).
+    async fn post_stop(&self, _stopped: &mut Stopped<'_>) {
+        let forwarder = lock(&self.forwarder).take();
+        if let Some(f) = forwarder {
+            f.drain(DRAIN_BOUND).await;
+        }
+    }
+}
+
+/// A running diagnostics forwarder.
+pub(crate) struct Forwarder {
+    flush: oneshot::Sender<oneshot::Sender<()>>,
+}
+
+impl Forwarder {
+    /// Waits (at most `bound`) until every diagnostic already emitted was
+    /// handed on; the forwarder ends then.
+    pub(crate) async fn drain(self, bound: Duration) {
+        let (done, handed_on) = oneshot::channel();
+        if self.flush.send(done).is_ok() {
+            let _ = tokio::time::timeout(bound, handed_on).await;
+        }
     }
 }
 
 /// Hands the session's diagnostics to the observer and the transcript until
-/// the session's event channel closes (its end). Also used by the host to
-/// give a warm spare the diagnostics observer of the session it serves.
+/// the session's event channel closes, or until the returned forwarder is
+/// drained (dropping it keeps the forwarding going). Also used by the host
+/// to give a warm spare the diagnostics observer of the session it serves.
 pub(crate) fn forward_diagnostics(
     mut events: broadcast::Receiver<SessionEvent>,
     observer: Option<OnDiagnostic>,
     transcript: Option<TranscriptRecorder>,
-) {
-    use tokio::sync::broadcast::error::RecvError;
+) -> Forwarder {
+    use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+    let (flush, mut flush_rx) = oneshot::channel::<oneshot::Sender<()>>();
+    let hand_on = move |event: SessionEvent| {
+        if let SessionEvent::Diagnostic(d) = event {
+            if let (Some(t), Some(line)) = (
+                &transcript,
+                crate::transcript::SkippedLine::from_diagnostic(&d),
+            ) {
+                t.record_skipped(line);
+            }
+            if let Some(f) = &observer {
+                f(&d);
+            }
+        }
+    };
     tokio::spawn(async move {
+        let mut flush_open = true;
         loop {
-            match events.recv().await {
-                Ok(SessionEvent::Diagnostic(d)) => {
-                    if let (Some(t), Some(line)) = (
-                        &transcript,
-                        crate::transcript::SkippedLine::from_diagnostic(&d),
-                    ) {
-                        t.record_skipped(line);
+            tokio::select! {
+                biased;
+                event = events.recv() => match event {
+                    Ok(event) => hand_on(event),
+                    Err(RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "diagnostics observer fell behind");
                     }
-                    if let Some(f) = &observer {
-                        f(&d);
+                    Err(RecvError::Closed) => return,
+                },
+                asked = &mut flush_rx, if flush_open => match asked {
+                    Ok(done) => {
+                        loop {
+                            match events.try_recv() {
+                                Ok(event) => hand_on(event),
+                                Err(TryRecvError::Lagged(n)) => {
+                                    tracing::warn!(missed = n, "diagnostics observer fell behind");
+                                }
+                                Err(_) => break,
+                            }
+                        }
+                        let _ = done.send(());
+                        return;
                     }
-                }
-                Ok(_) => {}
-                Err(RecvError::Lagged(n)) => {
-                    tracing::warn!(missed = n, "diagnostics observer fell behind");
-                }
-                Err(RecvError::Closed) => return,
+                    // Nobody will ask: forward until the channel closes.
+                    Err(_) => flush_open = false,
+                },
             }
         }
     });
+    Forwarder { flush }
 }
