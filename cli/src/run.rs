@@ -334,10 +334,21 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
             report = &mut trailing => break report,
             () = &mut slow, if !said_waiting => {
                 said_waiting = true;
-                out.note(&format!(
-                    "waiting for the CLI to exit (up to {:.1} s); Ctrl-C to stop it now",
-                    (grace + term_grace).as_secs_f64()
-                ));
+                // Say what the wait is for: the CLI, or (once it ended) the
+                // session store still saving what the CLI wrote.
+                let cli_ended = client.session().report().is_some();
+                out.note(&if cli_ended && args.store.is_some() {
+                    format!(
+                        "the CLI exited; waiting for the session store to save the rest of \
+                         the transcript (up to {:.1} s)",
+                        claude_agent::store::mirror::DEFAULT_FLUSH_DEADLINE.as_secs_f64()
+                    )
+                } else {
+                    format!(
+                        "waiting for the CLI to exit (up to {:.1} s); Ctrl-C to stop it now",
+                        (grace + term_grace).as_secs_f64()
+                    )
+                });
             }
             signal = stop.recv() => {
                 if !matches!(outcome, Outcome::Stopped(_)) {

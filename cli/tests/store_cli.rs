@@ -190,6 +190,47 @@ fn a_corrupt_row_in_the_store_fails_the_resume_in_one_line_naming_it() {
 }
 
 #[test]
+fn a_shutdown_that_waits_for_a_stalled_store_says_so_not_that_it_waits_for_the_cli() {
+    use std::io::{BufRead, BufReader};
+    let config = tempfile::tempdir().unwrap();
+    let store_dir = tempfile::tempdir().unwrap();
+    // Another writer holds the session's lock: the store stalls the append.
+    let meta = store_dir.path().join(PROJECT).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
+    lock.lock().unwrap();
+    let fake = fake(mirroring_turn(config.path()));
+    let mut child = command(&fake, config.path(), "run")
+        .args(["--store", &file_url(store_dir.path()), "hi"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = Vec::new();
+    for line in BufReader::new(child.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        if line.contains("waiting for") {
+            // Said: let the store go on, so the run can finish.
+            lock.unlock().unwrap();
+        }
+        said.push(line);
+    }
+    let status = child.wait().unwrap();
+    let waits: Vec<&String> = said.iter().filter(|l| l.contains("waiting for")).collect();
+    assert_eq!(waits.len(), 1, "{said:?}");
+    assert!(
+        waits[0].contains("the CLI exited; waiting for the session store"),
+        "{said:?}"
+    );
+    assert_eq!(status.code(), Some(0), "{said:?}");
+    assert!(
+        said.iter()
+            .any(|l| l.contains("2 transcript entries persisted, 0 not")),
+        "{said:?}"
+    );
+}
+
+#[test]
 fn a_resume_id_that_is_not_a_uuid_is_refused_before_anything_starts_or_is_written() {
     let config = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();
