@@ -104,23 +104,27 @@ impl std::fmt::Debug for Error {
         if f.alternate() {
             return self.fmt_structure(f);
         }
-        // The message, then every cause the message does not already say.
-        // This crate's errors never repeat their source, but foreign ones
-        // in the chain do: `redis::RedisError` prints its inner error and
-        // returns it from `source()`, and so does async-nats's
-        // `ConnectError` (a store backend's or the fleet's source).
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(cause) = source {
-            let part = cause.to_string();
-            if !text.contains(&part) {
-                text.push_str(": ");
-                text.push_str(&part);
-            }
-            source = cause.source();
-        }
-        f.write_str(&text)
+        f.write_str(&report(self))
     }
+}
+
+/// An error and its causes on one line: the message, then `: ` and every
+/// cause the text does not already say. This crate's errors never repeat
+/// their source, but foreign ones in a chain do: `redis::RedisError`
+/// prints its inner error and returns it from `source()`, and so does
+/// async-nats's `ConnectError` (a store backend's or the fleet's source).
+pub(crate) fn report(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 impl Error {
