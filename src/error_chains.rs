@@ -11,7 +11,6 @@ use std::collections::BTreeSet;
 use std::error::Error as StdError;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use crate::callbacks::{CallbackError, HookSupportError};
 use crate::discovery::{DiscoveryError, Unusable};
@@ -561,7 +560,7 @@ fn fleet_samples() -> Vec<Sample> {
         },
         FleetError::Timeout {
             job_id: "j1".into(),
-            waited: Duration::from_secs(30),
+            waited: std::time::Duration::from_secs(30),
         },
         FleetError::InvalidJob(invalid_job()),
         FleetError::Malformed {
