@@ -3,7 +3,7 @@
 //! Display strings are lower-case phrases that say what failed at their own
 //! level; a wrapped error is the `source()`, never repeated in the message,
 //! so a report joins the chain (`"failed to open the channel: failed to
-//! spawn /usr/bin/claude: Permission denied (os error 13)"`). Every variant
+//! spawn /usr/bin/claude: Exec format error (os error 8)"`). Every variant
 //! carries what a user needs to act: the exit status, the tail of the CLI's
 //! stderr, the subtype that timed out.
 
