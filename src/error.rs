@@ -34,32 +34,32 @@ use crate::transcript::RecordingError;
 #[non_exhaustive]
 pub enum Error {
     /// The options do not make a valid CLI invocation.
-    #[error("invalid options: {0}")]
+    #[error("invalid options")]
     Options(#[from] OptionsError),
     /// The `claude` executable could not be found or used.
     #[error(transparent)]
     Discovery(#[from] DiscoveryError),
     /// A line from the CLI could not be parsed.
-    #[error("protocol error: {0}")]
+    #[error("protocol error")]
     Parse(#[from] ParseError),
     /// The session could not be started: the CLI or its cwd is missing, it
     /// exited before answering `initialize` (exit status and stderr tail
     /// inside), or `initialize` timed out.
-    #[error("failed to start the session: {0}")]
+    #[error("failed to start the session")]
     Start(#[from] StartError),
     /// The session failed while running, e.g. the CLI closed its output
     /// before the turn's result (exit status and stderr tail inside).
     #[error(transparent)]
     Session(#[from] SessionError),
     /// A control request (interrupt, set_model, ...) failed.
-    #[error("control request failed: {0}")]
+    #[error("control request failed")]
     Control(#[from] ControlError),
     /// A frame could not be encoded as JSON.
-    #[error("failed to encode a frame: {0}")]
+    #[error("failed to encode a frame")]
     Encode(#[from] EncodeError),
     /// A reply from the CLI did not decode into its type (e.g. the
     /// `initialize` reply into [`ServerInfo`](crate::protocol::ServerInfo)).
-    #[error("failed to decode the CLI's reply: {0}")]
+    #[error("failed to decode the CLI's reply")]
     Decode(#[source] serde_json::Error),
     /// The raw-frame recording could not be opened.
     #[error(transparent)]
@@ -71,16 +71,16 @@ pub enum Error {
     /// A hook is set to fail closed, and the CLI's `initialize` reply does
     /// not confirm it will block when that hook fails; the session was
     /// shut down before any prompt.
-    #[error("fail-closed hooks are not supported by this session: {0}")]
+    #[error("fail-closed hooks are not supported by this session")]
     HookSupport(#[from] HookSupportError),
     /// Resuming with a session store: the session could not be loaded from
     /// the store or written where the CLI reads it; nothing was started.
-    #[error("failed to restore the session from the store: {0}")]
+    #[error("failed to restore the session from the store")]
     Resume(#[from] crate::store::ResumeError),
     /// MCP servers were sent in the `initialize` request and the CLI's
     /// reply does not confirm it read them; the session was shut down
     /// before any prompt.
-    #[error("MCP servers were not delivered: {0}")]
+    #[error("MCP servers were not delivered")]
     McpDelivery(#[from] McpDeliveryError),
     /// A turn ended in an error result
     /// ([`ResultMessage::into_result`](crate::protocol::ResultMessage::into_result)),
@@ -104,19 +104,27 @@ impl std::fmt::Debug for Error {
         if f.alternate() {
             return self.fmt_structure(f);
         }
-        // The message, then every cause the message does not already say.
-        let mut text = self.to_string();
-        let mut source = std::error::Error::source(self);
-        while let Some(cause) = source {
-            let part = cause.to_string();
-            if !text.contains(&part) {
-                text.push_str(": ");
-                text.push_str(&part);
-            }
-            source = cause.source();
-        }
-        f.write_str(&text)
+        f.write_str(&report(self))
     }
+}
+
+/// An error and its causes on one line: the message, then `: ` and every
+/// cause the text does not already say. This crate's errors never repeat
+/// their source, but foreign ones in a chain do: `redis::RedisError`
+/// prints its inner error and returns it from `source()`, and so does
+/// async-nats's `ConnectError` (a store backend's or the fleet's source).
+pub(crate) fn report(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            text.push_str(": ");
+            text.push_str(&part);
+        }
+        source = cause.source();
+    }
+    text
 }
 
 impl Error {
@@ -288,11 +296,12 @@ mod tests {
     }
 
     #[test]
-    fn options_errors_read_as_one_phrase() {
+    fn options_errors_say_what_failed_and_carry_the_reason_as_source() {
         let e = Error::from(OptionsError::ZeroMaxTurns);
         assert!(e.is_invalid_options());
+        assert_eq!(e.to_string(), "invalid options");
         assert_eq!(
-            e.to_string(),
+            format!("{e:?}"),
             "invalid options: max_turns must be at least 1"
         );
     }

@@ -89,6 +89,8 @@ pub mod callbacks;
 pub mod client;
 pub mod discovery;
 pub mod error;
+#[cfg(test)]
+mod error_chains;
 pub mod extensions;
 #[cfg(feature = "nats")]
 pub mod fleet;

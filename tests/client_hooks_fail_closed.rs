@@ -173,8 +173,8 @@ async fn a_cli_that_does_not_confirm_on_failure_is_refused_before_any_prompt() {
         "{err}"
     );
     assert!(
-        err.to_string().contains("does not honor onFailure"),
-        "{err}"
+        format!("{err:?}").contains("does not honor onFailure"),
+        "{err:?}"
     );
     assert_eq!(received.len(), 1, "only initialize was sent: {received:?}");
 }

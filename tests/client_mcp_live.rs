@@ -98,7 +98,10 @@ async fn live_changes_send_the_whole_set_and_the_router_follows_them() {
         .mcp_set_servers([("other", LiveMcpServer::from(server("other", "x")))])
         .await
         .unwrap_err();
-    assert!(refused.to_string().contains("no more servers"), "{refused}");
+    assert!(
+        format!("{refused:?}").contains("no more servers"),
+        "{refused:?}"
+    );
     assert_eq!(client.in_process_mcp_servers(), ["calc"]);
     client.shutdown().await;
 
@@ -137,7 +140,7 @@ async fn an_in_process_server_keyed_by_another_name_is_refused_before_sending() 
         .await
         .unwrap_err();
     assert!(
-        err.to_string().contains("its key must be its name"),
+        format!("{err:?}").contains("its key must be its name"),
         "{err}"
     );
     client.shutdown().await;

@@ -208,7 +208,7 @@ async fn a_spawner_that_refuses_fails_the_connect_with_its_reason() {
         other => panic!("unexpected error: {other}"),
     }
     assert!(
-        err.to_string().contains("tenant has no sandbox profile"),
+        format!("{err:?}").contains("tenant has no sandbox profile"),
         "{err}"
     );
 }

@@ -85,8 +85,8 @@ async fn a_cli_that_exits_before_the_result_is_a_typed_error_with_its_stderr() {
     assert_eq!(items[0].as_ref().unwrap().kind(), "assistant");
     let err = items[1].as_ref().unwrap_err();
     assert!(err.is_closed(), "{err}");
-    assert!(err.to_string().contains("exit code 3"), "{err}");
-    assert!(err.to_string().contains("quota exhausted"), "{err}");
+    assert!(format!("{err:?}").contains("exit code 3"), "{err}");
+    assert!(format!("{err:?}").contains("quota exhausted"), "{err}");
     assert!(q.shutdown_report().is_some());
 }
 
@@ -105,7 +105,7 @@ async fn exiting_before_initialize_is_a_typed_start_error() {
     let (items, _) = all(fake.builder().query("hi")).await;
     let err = items[0].as_ref().unwrap_err();
     assert!(err.is_closed(), "{err}");
-    assert!(err.to_string().contains("bad flag"), "{err}");
+    assert!(format!("{err:?}").contains("bad flag"), "{err}");
 }
 
 #[tokio::test]

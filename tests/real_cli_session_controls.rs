@@ -140,6 +140,6 @@ async fn files_rules_and_hooks_are_listed_as_the_session_has_them() {
         .mcp_read_resource("nowhere", "ui://x")
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("nowhere"), "{err}");
+    assert!(format!("{err:?}").contains("nowhere"), "{err}");
     shutdown(&client).await;
 }

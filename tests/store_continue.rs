@@ -131,8 +131,8 @@ async fn continue_with_a_store_that_cannot_list_fails_before_the_spawn() {
         .await
         .unwrap_err();
     assert!(
-        err.to_string().contains("could not list the sessions"),
-        "{err}"
+        format!("{err:?}").contains("could not list the sessions"),
+        "{err:?}"
     );
     assert!(
         w.fake.cli.recorded_argv().is_none(),

@@ -1,9 +1,11 @@
 //! The typed errors of a session.
 //!
-//! Display strings are lower-case phrases that compose (`"failed to start
-//! session: the CLI exited before answering initialize (exit code 3)"`), and
-//! every variant carries what a user needs to act: the exit status, the tail
-//! of the CLI's stderr, the subtype that timed out.
+//! Display strings are lower-case phrases that say what failed at their own
+//! level; a wrapped error is the `source()`, never repeated in the message,
+//! so a report joins the chain (`"failed to open the channel: failed to
+//! spawn /usr/bin/claude: Exec format error (os error 8)"`). Every variant
+//! carries what a user needs to act: the exit status, the tail of the CLI's
+//! stderr, the subtype that timed out.
 
 use std::fmt;
 use std::time::Duration;
@@ -33,7 +35,7 @@ pub(crate) fn describe_tail(tail: &str) -> String {
 #[non_exhaustive]
 pub enum StartError {
     /// The channel could not be opened (CLI missing, cwd missing, spawn failed).
-    #[error("failed to open the channel: {0}")]
+    #[error("failed to open the channel")]
     Channel(#[from] ChannelError),
     /// The CLI ended before replying to `initialize`.
     #[error(
@@ -69,7 +71,7 @@ pub enum StartError {
     InvalidInitialize(String),
     /// The actor tree could not be spawned; the source is the actor
     /// runtime's own error.
-    #[error("failed to spawn the session's actors: {0}")]
+    #[error("failed to spawn the session's actors")]
     Spawn(#[source] Box<dyn std::error::Error + Send + Sync>),
 }
 
@@ -94,7 +96,7 @@ pub enum SessionError {
     },
     /// Writing to the CLI's stdin failed; the source is the OS error
     /// (`BrokenPipe` once the CLI has closed its stdin).
-    #[error("failed to write to the CLI's stdin: {0}")]
+    #[error("failed to write to the CLI's stdin")]
     Write(#[source] std::io::Error),
     /// The frame given to `send_raw` was not one line.
     #[error("invalid frame: {0}")]

@@ -34,6 +34,8 @@ pub mod stderr;
 
 mod dispatch;
 mod error;
+#[cfg(test)]
+mod error_chains;
 mod events;
 #[cfg(feature = "fault-injection")]
 mod fault;

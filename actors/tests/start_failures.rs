@@ -35,7 +35,7 @@ async fn missing_cwd_is_a_typed_error_before_spawn() {
         matches!(&err, StartError::Channel(ChannelError::CwdMissing { path }) if *path == missing),
         "{err:?}"
     );
-    assert!(err.to_string().contains("no-such-dir"));
+    assert!(report(&err).contains("no-such-dir"), "{}", report(&err));
     assert_eq!(fx.cli.pid(), None, "nothing was spawned");
 }
 

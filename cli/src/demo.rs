@@ -37,10 +37,10 @@ pub(crate) struct DemoArgs {
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum DemoError {
     /// The tokio runtime did not start.
-    #[error("cannot start the async runtime: {0}")]
+    #[error("cannot start the async runtime")]
     Runtime(#[source] std::io::Error),
     /// The private HOME / working directory could not be made.
-    #[error("cannot create a scratch directory under {dir}: {source}")]
+    #[error("cannot create a scratch directory under {}", dir.display())]
     Scratch {
         /// Where it was attempted.
         dir: std::path::PathBuf,
@@ -49,10 +49,10 @@ pub(crate) enum DemoError {
         source: std::io::Error,
     },
     /// The scripted model server did not start.
-    #[error("cannot start the scripted model server: {0}")]
+    #[error("cannot start the scripted model server")]
     ModelServer(#[source] std::io::Error),
     /// The fake CLI's launcher could not be written.
-    #[error("cannot prepare the built-in fake CLI: {0}")]
+    #[error("cannot prepare the built-in fake CLI")]
     FakeCli(#[source] std::io::Error),
     /// The session went wrong.
     #[error(transparent)]
@@ -77,7 +77,7 @@ pub(crate) fn run(args: &DemoArgs) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("claude-agent demo: {e}");
+            eprintln!("claude-agent demo: {}", crate::store::with_causes(&e));
             ExitCode::from(2)
         }
     }

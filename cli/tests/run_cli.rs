@@ -32,6 +32,17 @@ fn lines(out: &Output) -> Vec<Value> {
         .collect()
 }
 
+/// An error line's `message` and its `causes`, `: `-joined: everything it
+/// says (the message says what failed, the causes why).
+fn said(error: &Value) -> String {
+    let mut text = error["message"].as_str().unwrap().to_owned();
+    for cause in error["causes"].as_array().unwrap() {
+        text.push_str(": ");
+        text.push_str(cause.as_str().unwrap());
+    }
+    text
+}
+
 fn turn(reply: Value) -> Script {
     Script::new()
         .expect_initialize()
@@ -140,10 +151,9 @@ fn with_json_a_failed_start_still_prints_one_json_object() {
     assert_eq!(lines[0]["kind"], "error");
     assert_eq!(lines[0]["error"], "cli_not_found");
     assert!(
-        lines[0]["message"]
-            .as_str()
-            .unwrap()
-            .contains("/nonexistent/claude")
+        said(&lines[0]).contains("/nonexistent/claude"),
+        "{}",
+        lines[0]
     );
 }
 
@@ -433,10 +443,7 @@ fn with_json_a_cli_that_exits_before_initialize_has_its_exit_code_in_the_error()
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let lines = lines(&out);
     let error = lines.iter().find(|l| l["kind"] == "error").unwrap();
-    assert!(
-        error["message"].as_str().unwrap().contains("exit code 5"),
-        "{error}"
-    );
+    assert!(said(error).contains("exit code 5"), "{error}");
     assert_eq!(error["exit"]["code"], 5, "{error}");
     assert_eq!(error["exit"]["signal"], Value::Null, "{error}");
 }

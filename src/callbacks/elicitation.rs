@@ -225,7 +225,7 @@ pub(super) fn route(
                     claude_agent_actors::panic_message(&*p)
                 )
             })?
-            .map_err(|e| format!("elicitation callback failed: {e}"))?;
+            .map_err(|e| format!("elicitation callback failed: {}", crate::error::report(&e)))?;
         to_reply(&result)
     }
     .boxed())

@@ -186,7 +186,7 @@ impl Callbacks {
                 failed(
                     &observers,
                     CAN_USE_TOOL,
-                    format!("can_use_tool callback failed: {e}"),
+                    format!("can_use_tool callback failed: {}", crate::error::report(&e)),
                 )
             })?;
             let payload = permission::reply_payload(&result, original_input)
@@ -245,7 +245,7 @@ impl Callbacks {
             };
             let output = outcome
                 .map_err(|p| fail(format!("panicked: {}", panic_message(&*p))))?
-                .map_err(|e| fail(format!("failed: {e}")))?;
+                .map_err(|e| fail(format!("failed: {}", crate::error::report(&e))))?;
             let payload = serde_json::to_value(&output).map_err(|e| fail(e.to_string()))?;
             observers.notify(&Decision::Hook {
                 callback_id,

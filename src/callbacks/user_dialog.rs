@@ -155,7 +155,7 @@ pub(super) fn route(
             .catch_unwind()
             .await
             .map_err(panicked)?
-            .map_err(|e| format!("user-dialog callback failed: {e}"))?;
+            .map_err(|e| format!("user-dialog callback failed: {}", crate::error::report(&e)))?;
         Ok(result.to_json())
     }
     .boxed())

@@ -134,7 +134,7 @@ pub(crate) fn received(
             Some(Incoming::Frame(Err(e))) => {
                 st.done = true;
                 if let Some(t) = &st.transcript {
-                    t.record_transport_error(&e.to_string());
+                    t.record_transport_error(&crate::error::report(&e));
                 }
                 Received {
                     kind: Kind::Failure,

@@ -82,7 +82,7 @@ impl JobOutcome {
                 .or(session_id),
             completed: failure.is_none(),
             cause: failure.map(|f| f.cause_name().to_owned()),
-            message: failure.map(ToString::to_string),
+            message: failure.map(|f| crate::error::report(f)),
             exit_code: exit.and_then(|e| e.code),
             exit_signal: exit.and_then(|e| e.signal),
             stderr_tail: match (failure, start_error.and_then(|e| e.stderr_tail())) {

@@ -24,16 +24,17 @@ pub enum HostError {
         limit: usize,
     },
     /// The session ended before a client was available.
-    #[error("session {id} ended{}", failure.as_ref().map(|f| format!(": {f}")).unwrap_or_default())]
+    #[error("session {id} ended")]
     Ended {
         /// The session.
         id: SessionId,
         /// Why, when it did not complete.
+        #[source]
         failure: Option<Failure>,
     },
     /// Sending through [`SessionHandle::send`](super::SessionHandle::send)
     /// failed (the CLI ended under it, or stopped reading).
-    #[error("sending to session {id} failed: {source}")]
+    #[error("sending to session {id} failed")]
     Send {
         /// The session.
         id: SessionId,

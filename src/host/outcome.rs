@@ -64,7 +64,7 @@ pub enum Failure {
     /// The CLI could not be started or initialised.
     /// The error is shared (outcomes are cloned to every waiter); ask it
     /// e.g. [`is_cli_not_found`](crate::Error::is_cli_not_found).
-    #[error("could not start the CLI: {0}")]
+    #[error("could not start the CLI")]
     Connect(#[source] Arc<crate::Error>),
     /// The CLI crashed and no restart was allowed (or left).
     #[error("the CLI crashed: {cause}{}", stderr_tail.last().map(|l| format!("; stderr: {l}")).unwrap_or_default())]
@@ -86,7 +86,7 @@ pub enum Failure {
     /// `--resume` of `session_id`): the CLI no longer finds the session,
     /// or could not be started at all. The error is shared, as for
     /// [`Failure::Connect`].
-    #[error("could not revive the hibernated session{}: {error}", session_id.as_deref().map(|s| format!(" {s}")).unwrap_or_default())]
+    #[error("could not revive the hibernated session{}", session_id.as_deref().map(|s| format!(" {s}")).unwrap_or_default())]
     Revive {
         /// The CLI's session id it tried to resume.
         session_id: Option<String>,

@@ -89,7 +89,7 @@ pub(crate) fn start(n: usize, template: &ClientBuilder, host: &ActorRef<HostMsg>
             let client = match builder.connect().await {
                 Ok(c) => Some(c),
                 Err(e) => {
-                    tracing::warn!(error = %e, "a warm spare could not be started");
+                    tracing::warn!(error = ?e, "a warm spare could not be started");
                     None
                 }
             };

@@ -395,7 +395,7 @@ impl HostState {
             id: outcome.id,
             tenant: outcome.tenant.clone(),
             failure: outcome.failure.as_ref().map(Failure::cause_name),
-            message: outcome.failure.as_ref().map(ToString::to_string),
+            message: outcome.failure.as_ref().map(|f| crate::error::report(f)),
             exit: outcome.failure.as_ref().and_then(Failure::exit),
             stderr_tail: outcome
                 .failure

@@ -66,15 +66,15 @@ fn stop_cause(stops: &Stops<'_>) -> ShutdownCause {
 pub(super) async fn run_job(client: &Client, prompt: Prompt, stops: &Stops<'_>) -> Attempt {
     let turn = async {
         let t0 = Instant::now();
-        client.send(prompt).await.map_err(|e| e.to_string())?;
+        client.send(prompt).await.map_err(|e| format!("{e:?}"))?;
         let mut messages = client.receive_response();
         while let Some(m) = messages.next().await {
             match m {
                 Ok(Message::Result(r)) => return Ok((*r, t0.elapsed())),
                 Ok(_) => {}
-                Err(e) if e.is_closed() => return Err(e.to_string()),
+                Err(e) if e.is_closed() => return Err(format!("{e:?}")),
                 // A bad frame is a diagnostic, not the end of the turn.
-                Err(e) => tracing::debug!(session = %stops.id, error = %e, "skipped a frame"),
+                Err(e) => tracing::debug!(session = %stops.id, error = ?e, "skipped a frame"),
             }
         }
         Err("the CLI's output ended before the result".to_owned())

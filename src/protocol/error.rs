@@ -78,7 +78,7 @@ impl ParseError {
 /// The protocol types always serialize; this exists because serde's API is
 /// fallible (it would surface e.g. a failing writer).
 #[derive(Debug, thiserror::Error)]
-#[error("could not encode protocol value as json: {0}")]
+#[error("could not encode protocol value as json")]
 pub struct EncodeError(#[from] pub serde_json::Error);
 
 /// The first [`PREFIX_LEN`] bytes of `line`, as text.

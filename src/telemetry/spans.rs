@@ -104,7 +104,7 @@ impl SessionTrace {
             return;
         }
         let span = self.cx.span();
-        span.set_status(Status::error(error.to_string()));
+        span.set_status(Status::error(format!("{error:?}")));
         span.end();
     }
 
@@ -126,7 +126,7 @@ impl SessionTrace {
     pub(crate) fn turn_not_sent(&self, error: &Error) {
         let turn = self.state().turns.pop_back();
         if let Some(cx) = turn {
-            cx.span().set_status(Status::error(error.to_string()));
+            cx.span().set_status(Status::error(format!("{error:?}")));
             cx.span().end();
         }
     }

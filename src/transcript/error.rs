@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum RecordingError {
     /// Creating or opening the recording file failed.
-    #[error("cannot open recording {path}: {source}")]
+    #[error("cannot open recording {}", path.display())]
     Open {
         /// The file.
         path: PathBuf,
@@ -16,10 +16,10 @@ pub enum RecordingError {
         source: std::io::Error,
     },
     /// Writing a record failed.
-    #[error("writing a recorded frame failed: {0}")]
+    #[error("writing a recorded frame failed")]
     Write(#[source] std::io::Error),
     /// Reading the recording failed.
-    #[error("reading recording line {line_no} failed: {source}")]
+    #[error("reading recording line {line_no} failed")]
     Read {
         /// 1-based line number.
         line_no: usize,
@@ -28,7 +28,7 @@ pub enum RecordingError {
         source: std::io::Error,
     },
     /// A line of the recording is not a record.
-    #[error("recording line {line_no} is not a frame record ({source}): {prefix}")]
+    #[error("recording line {line_no} is not a frame record: {prefix}")]
     Malformed {
         /// 1-based line number.
         line_no: usize,

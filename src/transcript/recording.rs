@@ -154,7 +154,10 @@ impl Recorder {
         let rec = self.clone();
         move |dir, line| {
             if let Err(e) = rec.record(dir, line) {
-                tracing::warn!(error = %e, "raw-frame recording failed");
+                tracing::warn!(
+                    error = &e as &dyn std::error::Error,
+                    "raw-frame recording failed"
+                );
             }
         }
     }

@@ -122,7 +122,7 @@ pub enum ChannelError {
         path: PathBuf,
     },
     /// The OS refused to spawn the process.
-    #[error("failed to spawn {program}: {source}")]
+    #[error("failed to spawn {}", program.display())]
     Spawn {
         /// The program that failed to start.
         program: PathBuf,
@@ -134,6 +134,6 @@ pub enum ChannelError {
     #[error("failed to connect: {0}")]
     Connect(String),
     /// The [`Spawner`] refused to prepare the command.
-    #[error("the custom spawner refused the CLI command: {0}")]
+    #[error("the custom spawner refused the CLI command")]
     Spawner(#[source] SpawnerError),
 }

@@ -219,3 +219,16 @@ pub async fn begin_shutdown(
     .await;
     (closing, events)
 }
+
+/// An error and its causes, `: `-joined: what a report prints (each level
+/// says only its own part, so the detail may be in a cause).
+pub fn report(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

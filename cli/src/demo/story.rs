@@ -38,7 +38,7 @@ const STARTUP: Duration = Duration::from_secs(60);
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum StoryError {
     /// The session could not start or a message could not be sent.
-    #[error("the session failed: {0}")]
+    #[error("the session failed")]
     Session(#[from] claude_agent::Error),
     /// A turn ended without a result.
     #[error("turn {turn} ended without a result (the CLI's stderr: {})", stderr.join(" | "))]

@@ -195,7 +195,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
     let host = match Host::start(config).await {
         Ok(h) => h,
         Err(e) => {
-            eprintln!("claude-agent host: {e}");
+            eprintln!("claude-agent host: {}", crate::store::with_causes(&e));
             return ExitCode::from(2);
         }
     };
@@ -232,7 +232,11 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
                     .failed_by_cause
                     .entry("rejected".into())
                     .or_default() += 1;
-                eprintln!("claude-agent host: job on line {}: {e}", job.line);
+                eprintln!(
+                    "claude-agent host: job on line {}: {}",
+                    job.line,
+                    crate::store::with_causes(&e)
+                );
             }
         }
     }

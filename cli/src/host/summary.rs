@@ -55,7 +55,7 @@ impl Summary {
                     "line": job.map(|j| j.0),
                     "job_id": job.and_then(|j| j.1.clone()),
                     "failure": f.cause_name(),
-                    "message": f.to_string(),
+                    "message": crate::store::with_causes(f),
                     "exit": super::failure::exit(f),
                     "stderr_tail": super::failure::stderr_tail(f),
                 }));

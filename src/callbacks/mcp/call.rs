@@ -87,7 +87,7 @@ impl SdkMcpServer {
             Err(CallbackError::Cancelled) => {
                 ToolResult::error(format!("tool {:?} was cancelled", tool.name()))
             }
-            Err(e) => ToolResult::error(e.to_string()),
+            Err(e) => ToolResult::error(crate::error::report(&e)),
         }
     }
 }

@@ -41,7 +41,10 @@ pub(crate) fn recording_tap(recorder: Recorder) -> WireTap {
             WireDirection::Out => Direction::Outbound,
         };
         if let Err(e) = recorder.record(dir, line) {
-            tracing::warn!(error = %e, "raw frame recording failed");
+            tracing::warn!(
+                error = &e as &dyn std::error::Error,
+                "raw frame recording failed"
+            );
         }
     })
 }
