@@ -70,6 +70,7 @@ variants!(options, OPTIONS, OptionsError {
     OptionsError::CwdNotDirectory { .. } => "OptionsError::CwdNotDirectory",
     OptionsError::ThinkingDisplayWithoutThinking => "OptionsError::ThinkingDisplayWithoutThinking",
     OptionsError::ZeroMaxTurns => "OptionsError::ZeroMaxTurns",
+    OptionsError::NotASessionId { .. } => "OptionsError::NotASessionId",
     OptionsError::InvalidBudget { .. } => "OptionsError::InvalidBudget",
     OptionsError::InvalidExtraArg { .. } => "OptionsError::InvalidExtraArg",
     OptionsError::EmptyMcpServerName => "OptionsError::EmptyMcpServerName",
@@ -307,6 +308,11 @@ fn samples() -> Vec<Sample> {
         },
         OptionsError::ThinkingDisplayWithoutThinking,
         OptionsError::ZeroMaxTurns,
+        OptionsError::NotASessionId {
+            option: "resume",
+            context: " when a session store restores it",
+            value: "../../x".into(),
+        },
         OptionsError::InvalidBudget { value: -1.0 },
         OptionsError::InvalidExtraArg {
             flag: "--print".into(),
