@@ -30,18 +30,24 @@ fn delayed(reply: Reply) -> Reply {
     }
 }
 
-#[tokio::test]
-#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
-async fn a_background_agent_asking_after_the_first_result_gets_an_answer() {
-    let script = ModelScript::new()
+/// The main thread's model: start a background agent given `prompt`, say
+/// so, and answer its completion with a follow-up turn ("Finished.").
+fn background_agent(prompt: &str) -> ModelScript {
+    ModelScript::new()
         .reply(Reply::tool_use(
             "toolu_agent",
             "Agent",
-            json!({"description": "touch later", "subagent_type": "general-purpose",
-                   "prompt": "SUBAGENT-7: touch late.txt", "run_in_background": true}),
+            json!({"description": "later", "subagent_type": "general-purpose",
+                   "prompt": prompt, "run_in_background": true}),
         ))
         .reply(Reply::text("Started in the background."))
         .reply(Reply::text("Finished."))
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_background_agent_asking_after_the_first_result_gets_an_answer() {
+    let script = background_agent("SUBAGENT-7: touch late.txt")
         .reply_for_prompt(
             "SUBAGENT-7",
             delayed(Reply::tool_use(
@@ -116,15 +122,7 @@ async fn without_callbacks_a_background_agents_follow_up_turn_completes() {
     // No callback: stdin closes at the first result, as under the official
     // SDKs, and the CLI finishes the agent and its follow-up turn on its
     // own, which takes longer than the grace set here.
-    let script = ModelScript::new()
-        .reply(Reply::tool_use(
-            "toolu_agent",
-            "Agent",
-            json!({"description": "think later", "subagent_type": "general-purpose",
-                   "prompt": "SUBAGENT-8: take your time", "run_in_background": true}),
-        ))
-        .reply(Reply::text("Started in the background."))
-        .reply(Reply::text("Finished."))
+    let script = background_agent("SUBAGENT-8: take your time")
         .reply_for_prompt("SUBAGENT-8", delayed(Reply::text("Done, slowly.")));
     let Some(rig) = Rig::start(script).await else {
         return;

@@ -421,20 +421,17 @@ mod tests {
         store.load(&key).await.ok().flatten().map_or(0, |e| e.len())
     }
 
-    /// The clock is tokio's paused one: each sleep below moves time on
-    /// once every task is idle, so what the worker did by then is settled.
-    #[tokio::test(start_paused = true)]
-    async fn entries_are_persisted_within_the_bound_with_no_turn_end() {
+    /// A batched mirror task with `settings` over a memory store.
+    fn started(
+        settings: MirrorSettings,
+    ) -> (Arc<MemoryStore>, Arc<Inbox>, tokio::task::JoinHandle<()>) {
         let store = Arc::new(MemoryStore::new());
-        let inbox = Arc::new(Inbox::new(
-            1 << 20,
-            Wake {
-                frames: 500,
-                bytes: 1 << 20,
-            },
-        ));
+        let wake = Wake {
+            frames: MAX_PENDING_ENTRIES,
+            bytes: MAX_PENDING_BYTES,
+        };
+        let inbox = Arc::new(Inbox::new(1 << 20, wake));
         let (errors, _rx) = mpsc::channel(8);
-        let settings = MirrorSettings::default();
         let counts = Arc::new(Counts::default());
         let worker = Worker::new(
             store.clone(),
@@ -444,6 +441,14 @@ mod tests {
             errors,
         );
         let task = tokio::spawn(worker.run(inbox.clone()));
+        (store, inbox, task)
+    }
+
+    /// The clock is tokio's paused one: each sleep below moves time on
+    /// once every task is idle, so what the worker did by then is settled.
+    #[tokio::test(start_paused = true)]
+    async fn entries_are_persisted_within_the_bound_with_no_turn_end() {
+        let (store, inbox, task) = started(MirrorSettings::default());
 
         inbox.push(Item::Mirror(frame("u1")));
         tokio::time::sleep(Duration::from_millis(400)).await;
@@ -473,28 +478,10 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn without_a_bound_entries_wait_for_the_turns_end() {
-        let store = Arc::new(MemoryStore::new());
-        let inbox = Arc::new(Inbox::new(
-            1 << 20,
-            Wake {
-                frames: 500,
-                bytes: 1 << 20,
-            },
-        ));
-        let (errors, _rx) = mpsc::channel(8);
-        let settings = MirrorSettings {
+        let (store, inbox, task) = started(MirrorSettings {
             persist_within: None,
             ..MirrorSettings::default()
-        };
-        let counts = Arc::new(Counts::default());
-        let worker = Worker::new(
-            store.clone(),
-            &settings,
-            "/c/projects".into(),
-            counts,
-            errors,
-        );
-        let task = tokio::spawn(worker.run(inbox.clone()));
+        });
 
         inbox.push(Item::Mirror(frame("u1")));
         tokio::time::sleep(Duration::from_secs(60)).await;
