@@ -7,6 +7,7 @@
 //! compile until it is named here, and once named the test fails until
 //! `samples()` builds it.
 
+use claude_agent_testkit::error_chain::{assert_each_level_says_its_own, levels};
 use std::collections::BTreeSet;
 use std::error::Error as StdError;
 use std::path::PathBuf;
@@ -605,17 +606,6 @@ fn declared() -> BTreeSet<&'static str> {
     lists.iter().flat_map(|l| l.iter().copied()).collect()
 }
 
-/// The text of each level of `e`'s chain, outermost first.
-fn levels(e: &(dyn StdError + 'static)) -> Vec<String> {
-    let mut out = vec![e.to_string()];
-    let mut source = e.source();
-    while let Some(cause) = source {
-        out.push(cause.to_string());
-        source = cause.source();
-    }
-    out
-}
-
 #[test]
 fn every_sdk_error_variant_has_a_sample() {
     let sampled: BTreeSet<&str> = samples().iter().map(|(name, _)| *name).collect();
@@ -627,19 +617,7 @@ fn every_sdk_error_variant_has_a_sample() {
 #[test]
 fn no_sdk_error_repeats_the_text_of_its_source() {
     for (name, e) in samples() {
-        let levels = levels(&*e);
-        for (i, level) in levels.iter().enumerate() {
-            assert!(
-                !level.is_empty(),
-                "{name}: level {i} of {levels:?} says nothing"
-            );
-            for later in &levels[i + 1..] {
-                assert!(
-                    !level.contains(later.as_str()),
-                    "{name}: {level:?} repeats its cause {later:?}"
-                );
-            }
-        }
+        assert_each_level_says_its_own(name, &*e);
     }
 }
 

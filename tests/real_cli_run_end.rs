@@ -44,6 +44,24 @@ fn background_agent(prompt: &str) -> ModelScript {
         .reply(Reply::text("Finished."))
 }
 
+/// The run's results: the main turn's, then the follow-up the agent's
+/// completion woke (see [`background_agent`]).
+fn assert_main_turn_and_follow_up(messages: &[Message]) {
+    let results: Vec<_> = messages
+        .iter()
+        .filter_map(|m| match m {
+            Message::Result(r) => r.result.clone(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        results,
+        ["Started in the background.", "Finished."],
+        "{:?}",
+        kinds(messages)
+    );
+}
+
 #[tokio::test]
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn a_background_agent_asking_after_the_first_result_gets_an_answer() {
@@ -95,19 +113,7 @@ async fn a_background_agent_asking_after_the_first_result_gets_an_answer() {
         "one permission request, after the first result"
     );
     assert!(rig.cwd_has("late.txt"), "the allowed command ran");
-    let results: Vec<_> = messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Result(r) => r.result.clone(),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        results,
-        ["Started in the background.", "Finished."],
-        "{:?}",
-        kinds(&messages)
-    );
+    assert_main_turn_and_follow_up(&messages);
     assert!(
         !kinds(&messages).contains(&"system/session_state_changed".to_owned()),
         "host-only state frames stay out of the caller's stream"
@@ -140,19 +146,7 @@ async fn without_callbacks_a_background_agents_follow_up_turn_completes() {
     tokio::time::timeout(TURN, read)
         .await
         .expect("the run ends");
-    let results: Vec<_> = messages
-        .iter()
-        .filter_map(|m| match m {
-            Message::Result(r) => r.result.clone(),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(
-        results,
-        ["Started in the background.", "Finished."],
-        "{:?}",
-        kinds(&messages)
-    );
+    assert_main_turn_and_follow_up(&messages);
     let report = q.shutdown_report().expect("a report once the stream ended");
     assert_eq!(report.exit.map(|e| e.code), Some(Some(0)), "{report:?}");
     assert!(

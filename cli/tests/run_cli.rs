@@ -5,24 +5,14 @@
 // The library's test helpers (the fake CLI behind a builder), shared.
 #[path = "../../tests/common/mod.rs"]
 mod common;
+mod run_common;
 
 use std::process::{Command, Output};
 
 use claude_agent_testkit::Script;
 use common::*;
+use run_common::run;
 use serde_json::{Value, json};
-
-fn run(fake: &Fake, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
-    cmd.arg("run")
-        .arg("--cli")
-        .arg(&fake.cli.program)
-        .args(args);
-    for (k, v) in &fake.cli.env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
-}
 
 fn lines(out: &Output) -> Vec<Value> {
     String::from_utf8(out.stdout.clone())

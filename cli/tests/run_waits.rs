@@ -7,6 +7,7 @@
 mod common;
 #[path = "../../tests/real_cli/mod.rs"]
 mod real_cli;
+mod run_common;
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Command, Output};
@@ -17,19 +18,8 @@ use std::time::{Duration, Instant};
 use claude_agent_testkit::Script;
 use claude_agent_testkit::model::{ModelScript, Reply};
 use common::*;
+use run_common::run;
 use serde_json::json;
-
-fn run(fake: &Fake, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
-    cmd.arg("run")
-        .arg("--cli")
-        .arg(&fake.cli.program)
-        .args(args);
-    for (k, v) in &fake.cli.env {
-        cmd.env(k, v);
-    }
-    cmd.output().unwrap()
-}
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -2,6 +2,7 @@
 
 mod cli;
 mod error;
+pub mod error_chain;
 mod install;
 mod locate;
 mod mcp_echo;
