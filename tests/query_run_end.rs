@@ -227,3 +227,21 @@ async fn without_callbacks_background_work_after_eof_runs_to_its_end_past_the_gr
     assert_eq!(report.exit.map(|e| e.code), Some(Some(0)), "{report:?}");
     assert!(report.steps.is_empty(), "no signal: {:?}", report.steps);
 }
+
+#[tokio::test]
+async fn a_cli_that_hangs_after_the_result_with_no_background_work_gets_the_ladder() {
+    // No agent and no busy state reported: nothing may still run after
+    // EOF, so the ordered shutdown (300 ms grace, then signals) ends a CLI
+    // that ignores it, rather than the ten-minute background ceiling.
+    let fake = fake(
+        Script::new()
+            .expect_initialize()
+            .expect("user", None)
+            .emit(result("success", "done"))
+            .hang(),
+    );
+    let (items, _, q) = drain(fake.builder().query("go")).await;
+    assert_eq!(kinds(&items), ["result/success"]);
+    let report = q.shutdown_report().expect("report after the end");
+    assert!(!report.steps.is_empty(), "a signal ended it: {report:?}");
+}

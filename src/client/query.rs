@@ -207,11 +207,18 @@ impl Reading {
         if self.closing || !sent.exhausted || !caught_up || !self.run_end.ended() {
             return;
         }
-        // EOF now, and no grace clock: the CLI may still finish background
-        // work (an agent's follow-up turn) before it exits on its own, as it
-        // does under the official SDKs. The runtime keeps reading, so every
-        // frame still arrives on `messages`, which ends when the CLI exits.
         self.closing = true;
+        if !self.run_end.background_pending() {
+            // Nothing left to do: the ordered shutdown (EOF, then the grace
+            // before any signal); the runtime keeps reading meanwhile.
+            let c = self.client.clone();
+            tokio::spawn(async move { c.shutdown().await });
+            return;
+        }
+        // Background work may still run (an agent's follow-up turn): EOF
+        // and no grace clock, as under the official SDKs; the CLI exits on
+        // its own when done, and `messages` ends then. Past the CLI's own
+        // wait for such work, the ordered shutdown ends it.
         self.client.end_input();
         self.eof_deadline = self.after_eof.map(|d| Instant::now() + d);
     }

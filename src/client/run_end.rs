@@ -123,6 +123,12 @@ impl RunEnd {
         self.result_received && (self.ended || !self.needs_stdin)
     }
 
+    /// Background work may still run once stdin closes: an agent task in
+    /// flight, or the CLI's last word was that it is busy.
+    pub(crate) fn background_pending(&self) -> bool {
+        !self.in_flight.is_empty() || self.state == Reported::Busy
+    }
+
     /// The CLI last said it is idle.
     pub(crate) fn idle(&self) -> bool {
         self.state == Reported::Idle

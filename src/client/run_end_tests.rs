@@ -273,3 +273,16 @@ fn query_sessions_ask_for_session_state_unless_a_value_was_chosen() {
         "the inherited value reaches the CLI"
     );
 }
+
+#[test]
+fn background_work_is_pending_while_an_agent_runs_or_the_cli_is_busy() {
+    let t = Instant::now();
+    let mut r = RunEnd::new(false, Some(CEILING));
+    r.prompt_sent();
+    r.on_result(t);
+    assert!(!r.background_pending(), "nothing reported: nothing pending");
+    r.on_message(&state("running"), t);
+    assert!(r.background_pending());
+    r.on_message(&state("idle"), t);
+    assert!(!r.background_pending());
+}
