@@ -198,9 +198,10 @@ impl TapArg for ProcessSpec {
 #[tokio::test]
 async fn a_spawner_s_command_is_checked_and_spawned_in_place_of_the_spec() {
     // The original program does not exist; the spawner's wrapper does, and
-    // prints the argv it was given.
+    // prints the argv it was given. It then waits for stdin's EOF, so that it
+    // is still unreaped when the registry is read.
     let wrap = |spec: ProcessSpec| {
-        let mut wrapped = sh(r#"echo "wrapped $*""#);
+        let mut wrapped = sh(r#"echo "wrapped $*"; cat >/dev/null"#);
         wrapped.args.push("sh".into());
         wrapped.args.push(spec.program.into_os_string());
         wrapped.args.extend(spec.args);
@@ -227,6 +228,7 @@ async fn a_spawner_s_command_is_checked_and_spawned_in_place_of_the_spec() {
         Some("wrapped-session"),
         "the label survives a spawner that built a fresh spec"
     );
+    conn.writer.shutdown().await.unwrap();
     assert!(wait(&mut conn).await.success());
 
     // The wrapper's own program goes through the same typed checks.
