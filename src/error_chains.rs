@@ -152,6 +152,7 @@ variants!(sessions, SESSIONS, SessionsError {
     SessionsError::MessageNotFound { .. } => "SessionsError::MessageNotFound",
     SessionsError::Io { .. } => "SessionsError::Io",
     SessionsError::NoConfigDir => "SessionsError::NoConfigDir",
+    SessionsError::LocalOnly { .. } => "SessionsError::LocalOnly",
     SessionsError::Store(_) => "SessionsError::Store",
 });
 
@@ -489,6 +490,7 @@ fn samples() -> Vec<Sample> {
             source: io_error(),
         },
         SessionsError::NoConfigDir,
+        SessionsError::LocalOnly { what: "archiving" },
         SessionsError::Store(store_backend()),
     ];
     all.extend(sessionses.into_iter().map(|e| (sessions(&e), e.into())));

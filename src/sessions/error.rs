@@ -18,7 +18,8 @@ pub enum SessionsError {
         /// The key given.
         key: String,
     },
-    /// No such session in the source.
+    /// No such session in the source (`project_key` is `*` when every
+    /// project was searched).
     #[error("session {session_id} not found in project {project_key}")]
     NotFound {
         /// The project searched.
@@ -58,6 +59,13 @@ pub enum SessionsError {
     /// The CLI's config folder could not be located.
     #[error("cannot find the Claude config folder: set CLAUDE_CONFIG_DIR or HOME")]
     NoConfigDir,
+    /// The operation needs the CLI's local transcripts; a session store
+    /// cannot do it (it is keyed by project, and holds no archive marks).
+    #[error("{what} works on the CLI's local transcripts only, not on a session store")]
+    LocalOnly {
+        /// What was asked: `listing every project`, `archiving`, ...
+        what: &'static str,
+    },
     /// The session store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

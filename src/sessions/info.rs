@@ -41,6 +41,15 @@ pub struct SessionInfo {
     /// milliseconds.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<i64>,
+    /// Whether the session is archived ([`archive_session`](super::archive_session)):
+    /// `Some(false)` once unarchived or prompted since; `None` when it
+    /// never was, and always from a session store (as in the TS SDK).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub archived: Option<bool>,
+    /// The project the session was found in (the key the other helpers
+    /// take), set by the listings and lookups of this module.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_key: Option<String>,
 }
 
 impl SessionInfo {
@@ -73,6 +82,8 @@ impl SessionInfo {
             cwd: text(data, "cwd"),
             tag: text(data, "tag"),
             created_at: data.get("created_at").and_then(Value::as_i64),
+            archived: None,
+            project_key: None,
         })
     }
 }

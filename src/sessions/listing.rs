@@ -1,7 +1,11 @@
-//! [`list_sessions`] and [`session_info`].
+//! [`list_sessions`], [`list_sessions_with`], [`session_info`] and the
+//! lookups that need no project key ([`find_session`],
+//! [`session_info_by_id`]).
 
+use super::catalog::{candidate, page, resolve};
 use super::error::{SessionsError, check_session_id};
 use super::info::SessionInfo;
+use super::list_options::ListSessions;
 use super::source::SessionSource;
 
 /// The sessions of `project_key` that have something to show (not
@@ -10,18 +14,20 @@ pub async fn list_sessions(
     source: &SessionSource,
     project_key: &str,
 ) -> Result<Vec<SessionInfo>, SessionsError> {
-    let mut infos: Vec<SessionInfo> = source
-        .list(project_key)
-        .await?
-        .iter()
-        .filter_map(|listed| SessionInfo::from_summary(&listed.summary, listed.size))
-        .collect();
-    infos.sort_by(|a, b| {
-        b.last_modified
-            .cmp(&a.last_modified)
-            .then_with(|| a.session_id.cmp(&b.session_id))
-    });
-    Ok(infos)
+    list_sessions_with(source, &ListSessions::project(project_key)).await
+}
+
+/// The sessions `options` selects, newest first (ties by session id),
+/// each session once: every project, one, or a directory with its git
+/// worktrees; paged by offset and limit.
+///
+/// Only the sessions on the page (and those skipped before it) are read:
+/// the rest are ordered by their files' mtimes, or a store's summaries.
+pub async fn list_sessions_with(
+    source: &SessionSource,
+    options: &ListSessions,
+) -> Result<Vec<SessionInfo>, SessionsError> {
+    page(source, options).await
 }
 
 /// One session's info: `Ok(None)` when it exists but has nothing to show
@@ -32,6 +38,38 @@ pub async fn session_info(
     session_id: &str,
 ) -> Result<Option<SessionInfo>, SessionsError> {
     check_session_id(session_id)?;
-    let found = source.listed(project_key, session_id).await?;
-    Ok(SessionInfo::from_summary(&found.summary, found.size))
+    let found = candidate(source, project_key, session_id).await?;
+    resolve(source, found, true).await
+}
+
+/// The project key of the local project holding `session_id` (the first
+/// in key order when several do), searching every project as the official
+/// SDKs do when given no directory. `NotFound` (project `*`) when none
+/// does; [`SessionsError::LocalOnly`] for a store, which is searched by
+/// project.
+pub async fn find_session(
+    source: &SessionSource,
+    session_id: &str,
+) -> Result<String, SessionsError> {
+    check_session_id(session_id)?;
+    let SessionSource::Local(local) = source else {
+        return Err(SessionsError::LocalOnly {
+            what: "finding a session in every project",
+        });
+    };
+    local
+        .find(session_id)
+        .await?
+        .ok_or_else(|| SessionsError::not_found("*", session_id))
+}
+
+/// [`session_info`] of a session in whichever local project holds it
+/// ([`find_session`]); its [`project_key`](SessionInfo::project_key) says
+/// which.
+pub async fn session_info_by_id(
+    source: &SessionSource,
+    session_id: &str,
+) -> Result<Option<SessionInfo>, SessionsError> {
+    let project = find_session(source, session_id).await?;
+    session_info(source, &project, session_id).await
 }

@@ -92,23 +92,6 @@ impl LocalSessions {
         Ok(Some(parse_jsonl(&bytes)))
     }
 
-    /// [`load`](Self::load) with the file's mtime (Unix epoch ms) and size.
-    pub(crate) async fn load_with_meta(
-        &self,
-        key: &SessionKey,
-    ) -> Result<Option<(Vec<StoreEntry>, i64, u64)>, SessionsError> {
-        let path = self.path_of(key)?;
-        let meta = match tokio::fs::metadata(&path).await {
-            Ok(meta) => meta,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(SessionsError::io(format!("read {}", path.display()), e)),
-        };
-        Ok(self
-            .load(key)
-            .await?
-            .map(|entries| (entries, mtime_ms(&meta), meta.len())))
-    }
-
     /// The main transcripts of `project_key` (none if it has no folder).
     pub(crate) async fn list(&self, project_key: &str) -> Result<Vec<LocalFile>, SessionsError> {
         let dir = self.project_dir(project_key)?;
@@ -141,6 +124,71 @@ impl LocalSessions {
             });
         }
         Ok(files)
+    }
+
+    /// The project keys (folders) under the projects folder, sorted; none
+    /// when it does not exist.
+    pub(crate) async fn projects(&self) -> Result<Vec<String>, SessionsError> {
+        let dir = &self.projects_dir;
+        let mut read = match tokio::fs::read_dir(dir).await {
+            Ok(read) => read,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(SessionsError::io(format!("list {}", dir.display()), e)),
+        };
+        let listing = |e| SessionsError::io(format!("list {}", dir.display()), e);
+        let mut keys = Vec::new();
+        while let Some(entry) = read.next_entry().await.map_err(listing)? {
+            let is_dir = entry.file_type().await.is_ok_and(|t| t.is_dir());
+            if let (true, Some(name)) = (is_dir, entry.file_name().to_str()) {
+                keys.push(name.to_owned());
+            }
+        }
+        keys.sort();
+        Ok(keys)
+    }
+
+    /// The project holding a non-empty transcript of `session_id`: the
+    /// first in key order, as the official SDKs search every project.
+    pub(crate) async fn find(&self, session_id: &str) -> Result<Option<String>, SessionsError> {
+        super::error::check_session_id(session_id)?;
+        for project in self.projects().await? {
+            let path = self.path_of(&SessionKey::new(&project, session_id))?;
+            if tokio::fs::metadata(&path)
+                .await
+                .is_ok_and(|m| m.is_file() && m.len() > 0)
+            {
+                return Ok(Some(project));
+            }
+        }
+        Ok(None)
+    }
+
+    /// A session's own folder (subagent transcripts, the archive mark).
+    pub(crate) fn session_dir(
+        &self,
+        project_key: &str,
+        session_id: &str,
+    ) -> Result<PathBuf, SessionsError> {
+        super::error::check_session_id(session_id)?;
+        Ok(self.project_dir(project_key)?.join(session_id))
+    }
+
+    /// The `.meta.json` sidecar the CLI writes beside a subagent's
+    /// transcript, when it is there and a JSON object.
+    pub(crate) async fn sidecar(
+        &self,
+        key: &SessionKey,
+    ) -> Result<Option<serde_json::Value>, SessionsError> {
+        let path = self.path_of(key)?.with_extension("meta.json");
+        let bytes = match tokio::fs::read(&path).await {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(SessionsError::io(format!("read {}", path.display()), e)),
+        };
+        // A corrupt sidecar is as good as none (the official SDKs agree).
+        Ok(serde_json::from_slice::<serde_json::Value>(&bytes)
+            .ok()
+            .filter(serde_json::Value::is_object))
     }
 
     /// Append `entries` to `key`'s transcript, which must exist (the CLI
@@ -249,7 +297,7 @@ fn single_component(part: &str) -> bool {
     ) && !part.contains('/')
 }
 
-fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
+pub(crate) fn mtime_ms(meta: &std::fs::Metadata) -> i64 {
     meta.modified()
         .ok()
         .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())

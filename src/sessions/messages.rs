@@ -30,41 +30,86 @@ pub enum MessageKind {
     User,
     /// The model.
     Assistant,
+    /// The CLI (compact boundaries, notices): only with
+    /// [`MessageOptions::include_system`].
+    System,
 }
 
 /// One visible message of a session's conversation, as stored; see
 /// [`SessionMessage::to_message`] for the typed view.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SessionMessage {
-    /// User or assistant.
+    /// User, assistant or system.
     #[serde(rename = "type")]
     pub kind: MessageKind,
     /// The transcript entry's uuid.
     pub uuid: String,
     /// The session the entry was written in.
     pub session_id: String,
-    /// The API message (`role`, `content`, ...) as the CLI stored it.
+    /// The API message (`role`, `content`, ...) as the CLI stored it; for
+    /// a system entry, which has none, its `subtype`, `content` and
+    /// `level`.
     pub message: Value,
+    /// For a subagent's message: the id of the `Agent` tool call in the
+    /// parent session that started the subagent (from its metadata).
+    pub parent_tool_use_id: Option<String>,
+    /// For a nested subagent's message: the id of the subagent that
+    /// started it; `None` for one started by the main session.
+    pub parent_agent_id: Option<String>,
 }
 
 impl SessionMessage {
     /// This message as the typed stream-json [`Message`]
-    /// ([`Message::User`] or [`Message::Assistant`]), as the CLI would have
-    /// streamed it. Fails when the stored `message` does not have the
-    /// shape the protocol types require.
+    /// ([`Message::User`], [`Message::Assistant`] or a system message), as
+    /// the CLI would have streamed it. Fails when the stored `message` does
+    /// not have the shape the protocol types require.
     pub fn to_message(&self) -> Result<Message, ParseError> {
-        let kind = match self.kind {
-            MessageKind::User => "user",
-            MessageKind::Assistant => "assistant",
+        let frame = match self.kind {
+            MessageKind::User | MessageKind::Assistant => json!({
+                "type": if self.kind == MessageKind::User { "user" } else { "assistant" },
+                "message": self.message,
+                "session_id": self.session_id,
+                "uuid": self.uuid,
+                "parent_tool_use_id": self.parent_tool_use_id,
+            }),
+            MessageKind::System => {
+                let mut frame = match &self.message {
+                    Value::Object(fields) => fields.clone(),
+                    _ => serde_json::Map::new(),
+                };
+                frame.insert("type".into(), "system".into());
+                frame.insert("session_id".into(), self.session_id.clone().into());
+                frame.insert("uuid".into(), self.uuid.clone().into());
+                Value::Object(frame)
+            }
         };
-        let frame = json!({
-            "type": kind,
-            "message": self.message,
-            "session_id": self.session_id,
-            "uuid": self.uuid,
-            "parent_tool_use_id": null,
-        });
         parse_message(frame.to_string().as_bytes())
+    }
+}
+
+/// Which messages [`session_messages_with`] and [`subagent_messages_with`]
+/// return: a page (`offset`, then at most `limit`; `limit` 0 or `None`
+/// means all), and whether system entries are included.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageOptions {
+    /// At most this many messages (`None` or 0: no limit).
+    pub limit: Option<usize>,
+    /// Skip this many from the start.
+    pub offset: usize,
+    /// Include the CLI's system entries on the conversation (compact
+    /// boundaries, notices), as the TS SDK's `includeSystemMessages`.
+    /// Main sessions only.
+    pub include_system: bool,
+}
+
+impl MessageOptions {
+    /// The page of `items` these options select.
+    fn page<T>(&self, items: Vec<T>) -> Vec<T> {
+        let rest = items.into_iter().skip(self.offset);
+        match self.limit.filter(|&n| n > 0) {
+            Some(n) => rest.take(n).collect(),
+            None => rest.collect(),
+        }
     }
 }
 
@@ -74,14 +119,25 @@ pub async fn session_messages(
     project_key: &str,
     session_id: &str,
 ) -> Result<Vec<SessionMessage>, SessionsError> {
+    session_messages_with(source, project_key, session_id, &MessageOptions::default()).await
+}
+
+/// [`session_messages`], paged, with system entries when asked.
+pub async fn session_messages_with(
+    source: &SessionSource,
+    project_key: &str,
+    session_id: &str,
+    options: &MessageOptions,
+) -> Result<Vec<SessionMessage>, SessionsError> {
     let entries = values(&source.load_session(project_key, session_id).await?);
     let tree = tree(&entries);
     let chain = recover_parallel(&tree, conversation(&tree, main_leaf));
-    Ok(chain
+    let visible = chain
         .into_iter()
-        .filter(|e| is_visible(e, false))
-        .filter_map(to_message)
-        .collect())
+        .filter(|e| is_visible(e, false, options.include_system))
+        .filter_map(|e| to_message(e, None, None))
+        .collect();
+    Ok(options.page(visible))
 }
 
 /// The ids of a session's subagents (from `subagents/**/agent-<id>`
@@ -101,12 +157,36 @@ pub async fn list_subagents(
         .collect())
 }
 
-/// A subagent's visible messages, oldest first.
+/// A subagent's visible messages, oldest first, each carrying the ids of
+/// what started the subagent.
 pub async fn subagent_messages(
     source: &SessionSource,
     project_key: &str,
     session_id: &str,
     agent: &str,
+) -> Result<Vec<SessionMessage>, SessionsError> {
+    subagent_messages_with(
+        source,
+        project_key,
+        session_id,
+        agent,
+        &MessageOptions::default(),
+    )
+    .await
+}
+
+/// [`subagent_messages`], paged.
+///
+/// The parent ids come from the subagent's metadata: locally the
+/// `agent-<id>.meta.json` sidecar the CLI writes beside the transcript,
+/// in a store the last `agent_metadata` entry the mirror appended (its
+/// `toolUseId` and `parentAgentId`); `None` without one.
+pub async fn subagent_messages_with(
+    source: &SessionSource,
+    project_key: &str,
+    session_id: &str,
+    agent: &str,
+    options: &MessageOptions,
 ) -> Result<Vec<SessionMessage>, SessionsError> {
     check_session_id(session_id)?;
     let subpath = source
@@ -119,12 +199,29 @@ pub async fn subagent_messages(
         })?;
     let key = SessionKey::new(project_key, session_id).with_subpath(subpath);
     let entries = values(&source.load(&key).await?.unwrap_or_default());
+    let metadata = match source {
+        SessionSource::Local(local) => local.sidecar(&key).await?,
+        SessionSource::Store(_) => entries
+            .iter()
+            .rev()
+            .find(|e| kind(e) == Some("agent_metadata"))
+            .cloned(),
+    };
+    let parent = |field: &str| {
+        metadata
+            .as_ref()
+            .and_then(|m| m.get(field))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let (tool_use, agent_parent) = (parent("toolUseId"), parent("parentAgentId"));
     // A subagent's transcript is all sidechain: keep those entries.
-    Ok(conversation(&tree(&entries), last_leaf)
+    let visible = conversation(&tree(&entries), last_leaf)
         .into_iter()
-        .filter(|e| is_visible(e, true))
-        .filter_map(to_message)
-        .collect())
+        .filter(|e| is_visible(e, true, false))
+        .filter_map(|e| to_message(e, tool_use.clone(), agent_parent.clone()))
+        .collect();
+    Ok(options.page(visible))
 }
 
 /// `agent-<id>` as the last component of a `subagents/...` subpath.
@@ -248,18 +345,35 @@ fn last_leaf<'a>(tree: &[&'a Value], _: &HashMap<&'a str, &'a Value>) -> Option<
     tree.iter().rev().find(|e| is_message(e)).copied()
 }
 
-fn is_visible(entry: &Value, sidechain_ok: bool) -> bool {
-    is_message(entry)
+fn is_visible(entry: &Value, sidechain_ok: bool, system_ok: bool) -> bool {
+    (is_message(entry) || (system_ok && kind(entry) == Some("system")))
         && !flag(entry, "isMeta")
         && (sidechain_ok || !flag(entry, "isSidechain"))
         && !flag(entry, "teamName")
 }
 
-fn to_message(entry: &Value) -> Option<SessionMessage> {
+fn to_message(
+    entry: &Value,
+    parent_tool_use_id: Option<String>,
+    parent_agent_id: Option<String>,
+) -> Option<SessionMessage> {
     let kind = match kind(entry)? {
         "user" => MessageKind::User,
         "assistant" => MessageKind::Assistant,
+        "system" => MessageKind::System,
         _ => return None,
+    };
+    let message = match (kind, entry.get("message")) {
+        (MessageKind::System, None) => {
+            let mut fields = serde_json::Map::new();
+            for field in ["subtype", "content", "level"] {
+                if let Some(value) = entry.get(field) {
+                    fields.insert(field.into(), value.clone());
+                }
+            }
+            Value::Object(fields)
+        }
+        (_, message) => message.cloned().unwrap_or(Value::Null),
     };
     Some(SessionMessage {
         kind,
@@ -269,7 +383,9 @@ fn to_message(entry: &Value) -> Option<SessionMessage> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned(),
-        message: entry.get("message").cloned().unwrap_or(Value::Null),
+        message,
+        parent_tool_use_id,
+        parent_agent_id,
     })
 }
 
@@ -286,7 +402,7 @@ mod tests {
     fn ids(entries: &[Value]) -> Vec<String> {
         conversation(&tree(entries), main_leaf)
             .into_iter()
-            .filter(|e| is_visible(e, false))
+            .filter(|e| is_visible(e, false, false))
             .filter_map(|e| uuid(e).map(str::to_owned))
             .collect()
     }

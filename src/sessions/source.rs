@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use super::error::SessionsError;
 use super::local::LocalSessions;
-use crate::store::SessionSummary;
-use crate::store::{SessionKey, SessionStore, StoreEntry, fold_session_summary};
+use crate::store::{SessionKey, SessionStore, StoreEntry};
 
 /// `entries` as JSON trees, for the helpers that walk or rewrite them
 /// (an entry too deeply nested for a tree is left out).
@@ -29,14 +28,6 @@ impl std::fmt::Debug for SessionSource {
             Self::Store(_) => f.write_str("Store"),
         }
     }
-}
-
-/// A session as a source lists it: its summary and, for local files, the
-/// transcript's size in bytes.
-#[derive(Debug, Clone)]
-pub(crate) struct Listed {
-    pub(crate) summary: SessionSummary,
-    pub(crate) size: Option<u64>,
 }
 
 impl SessionSource {
@@ -83,106 +74,6 @@ impl SessionSource {
                 }
                 Ok(store.append(key, entries).await?)
             }
-        }
-    }
-
-    /// Every session of `project_key` with its summary, in no order.
-    pub(crate) async fn list(&self, project_key: &str) -> Result<Vec<Listed>, SessionsError> {
-        match self {
-            Self::Local(local) => {
-                let mut listed = Vec::new();
-                for file in local.list(project_key).await? {
-                    let key = SessionKey::new(project_key, &file.session_id);
-                    // Deleted since it was listed: not listed.
-                    let Some(entries) = local.load(&key).await? else {
-                        continue;
-                    };
-                    let mut summary = fold_session_summary(None, &key, &entries);
-                    summary.mtime = file.mtime;
-                    listed.push(Listed {
-                        summary,
-                        size: Some(file.size),
-                    });
-                }
-                Ok(listed)
-            }
-            Self::Store(store) => match store.list_session_summaries(project_key).await {
-                Ok(summaries) => Ok(summaries
-                    .into_iter()
-                    .map(|summary| Listed {
-                        summary,
-                        size: None,
-                    })
-                    .collect()),
-                // No summaries: fold each listed session's entries.
-                Err(e) if e.is_unsupported() => {
-                    let mut listed = Vec::new();
-                    for session in store.list_sessions(project_key).await? {
-                        let key = SessionKey::new(project_key, &session.session_id);
-                        let Some(entries) = store.load(&key).await? else {
-                            continue;
-                        };
-                        let mut summary = fold_session_summary(None, &key, &entries);
-                        summary.mtime = session.mtime;
-                        listed.push(Listed {
-                            summary,
-                            size: None,
-                        });
-                    }
-                    Ok(listed)
-                }
-                Err(e) => Err(e.into()),
-            },
-        }
-    }
-
-    /// One session's listing, or `NotFound`.
-    pub(crate) async fn listed(
-        &self,
-        project_key: &str,
-        session_id: &str,
-    ) -> Result<Listed, SessionsError> {
-        let key = SessionKey::new(project_key, session_id);
-        let missing = || SessionsError::not_found(project_key, session_id);
-        match self {
-            Self::Local(local) => {
-                let (entries, mtime, size) =
-                    local.load_with_meta(&key).await?.ok_or_else(missing)?;
-                let mut summary = fold_session_summary(None, &key, &entries);
-                summary.mtime = mtime;
-                Ok(Listed {
-                    summary,
-                    size: Some(size),
-                })
-            }
-            Self::Store(store) => match store.list_session_summaries(project_key).await {
-                Ok(summaries) => summaries
-                    .into_iter()
-                    .find(|s| s.session_id == session_id)
-                    .map(|summary| Listed {
-                        summary,
-                        size: None,
-                    })
-                    .ok_or_else(missing),
-                Err(e) if e.is_unsupported() => {
-                    let entries = store.load(&key).await?.ok_or_else(missing)?;
-                    let mtime = match store.list_sessions(project_key).await {
-                        Ok(listed) => listed
-                            .into_iter()
-                            .find(|l| l.session_id == session_id)
-                            .map_or(0, |l| l.mtime),
-                        Err(e) if e.is_unsupported() => 0,
-                        Err(e) => return Err(e.into()),
-                    };
-                    let mut summary = fold_session_summary(None, &key, &entries);
-                    summary.mtime = mtime;
-                    Ok(Listed {
-                        summary,
-                        size: None,
-                    })
-                }
-                Err(e) => Err(e.into()),
-            },
         }
     }
 

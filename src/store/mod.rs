@@ -53,3 +53,4 @@ pub use postgres::{PostgresOptions, PostgresStore};
 pub use session_store::{SessionStore, StoreResult};
 pub use store_entry::StoreEntry;
 pub use summary::fold_session_summary;
+pub(crate) use timestamp::iso_to_epoch_ms;
