@@ -3,7 +3,7 @@
 //! Subcommands:
 //! - `replay`: parse recorded stdout NDJSON of a Claude Code session and
 //!   print it as a readable transcript or as one JSON object per frame.
-//! - `sessions`: list, show, rename, tag, delete, fork and import sessions,
+//! - `sessions`: list, show, rename, tag, archive, delete, fork and import sessions,
 //!   locally or in a session store.
 //! - `run`: run one session and stream it, with a permission policy.
 //! - `host`: run an NDJSON file of jobs through a multi-tenant `Host`.
@@ -59,7 +59,7 @@ enum Command {
     Submit(submit::SubmitArgs),
     /// A short narrated session: the real CLI if installed, else the built-in fake.
     Demo(demo::DemoArgs),
-    /// List, show, rename, tag, delete, fork and import sessions.
+    /// List, show, rename, tag, archive, delete, fork and import sessions.
     Sessions(sessions::SessionsArgs),
     /// Print a shell completion script (bash, elvish, fish, powershell, zsh).
     Completions(shell::CompletionsArgs),

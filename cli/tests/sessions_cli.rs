@@ -268,3 +268,57 @@ fn a_file_store_whose_folder_is_missing_is_an_error_naming_it() {
     f.json(&["import", SESSION, "--store", &url]);
     assert_eq!(f.json(&["list", "--store", &url]).len(), 1);
 }
+
+/// Set `path`'s mtime to `age` seconds ago.
+fn set_age(path: &Path, age: u64) {
+    let when = std::time::SystemTime::now() - std::time::Duration::from_secs(age);
+    std::fs::File::options()
+        .append(true)
+        .open(path)
+        .unwrap()
+        .set_modified(when)
+        .unwrap();
+}
+
+#[test]
+fn list_pages_across_every_project_and_archive_marks_a_session() {
+    let f = Fixture::new();
+    let own = f
+        .config
+        .path()
+        .join("projects")
+        .join(project_key_for(f.project.path()))
+        .join(format!("{SESSION}.jsonl"));
+    let other_id = "c35ea3a3-e4ff-420a-95ba-a841e501f330";
+    let other_dir = f.config.path().join("projects").join("-somewhere-else");
+    std::fs::create_dir_all(&other_dir).unwrap();
+    let other = other_dir.join(format!("{other_id}.jsonl"));
+    std::fs::copy(&own, &other).unwrap();
+    set_age(&own, 100);
+    set_age(&other, 10);
+
+    let here = f.json(&["list"]);
+    assert_eq!(here.len(), 1, "{here:?}");
+    let all = f.json(&["list", "--all-projects"]);
+    let ids: Vec<&str> = all
+        .iter()
+        .map(|v| v["session_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [other_id, SESSION]);
+    assert_eq!(all[0]["project_key"], "-somewhere-else");
+    let second = f.json(&["list", "--all-projects", "--offset", "1", "--limit", "1"]);
+    assert_eq!(second.len(), 1);
+    assert_eq!(second[0]["session_id"], SESSION);
+    assert!(f.json(&["list", "--offset", "1"]).is_empty());
+
+    f.json(&["archive", SESSION]);
+    assert_eq!(f.json(&["list"])[0]["archived"], true);
+    let text = String::from_utf8(f.sessions(&["list"]).stdout).unwrap();
+    assert!(text.contains("  archived"), "{text}");
+    f.json(&["unarchive", SESSION]);
+    assert_eq!(f.json(&["list"])[0]["archived"], false);
+
+    let dir = tempfile::tempdir().unwrap();
+    let err = f.fails(&["list", "--all-projects", "--store", &file_url(dir.path())]);
+    assert!(err.contains("local transcripts only"), "{err}");
+}

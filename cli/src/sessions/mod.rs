@@ -1,5 +1,6 @@
-//! `claude-agent sessions`: list, show, rename, tag, delete, fork and
-//! import sessions, in the CLI's local config folder or in a session store.
+//! `claude-agent sessions`: list, show, rename, tag, archive, delete, fork
+//! and import sessions, in the CLI's local config folder or in a session
+//! store.
 
 mod output;
 
@@ -10,9 +11,10 @@ use std::time::Duration;
 
 use clap::{Args, Subcommand};
 use claude_agent::sessions::{
-    ForkOptions, LocalSessions, SessionSource, SessionsError, delete_session, fork_session,
-    import_session, list_sessions, list_subagents, rename_session, session_info, session_messages,
-    subagent_messages, tag_session,
+    ForkOptions, ListSessions, LocalSessions, SessionSource, SessionsError, archive_session,
+    delete_session, fork_session, import_session, list_sessions_with, list_subagents,
+    rename_session, session_info, session_messages, subagent_messages, tag_session,
+    unarchive_session,
 };
 use claude_agent::store::{SessionStore, StoreError, project_key_for};
 
@@ -44,11 +46,21 @@ pub(crate) struct SessionsArgs {
 
 #[derive(Debug, Subcommand)]
 enum SessionsCommand {
-    /// The project's sessions, newest first.
+    /// The project's sessions (and its git worktrees'), newest first.
     List {
-        /// At most N sessions (the newest).
+        /// At most N sessions (the newest, after --offset).
         #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
         limit: Option<u64>,
+        /// Skip the N newest sessions first (paging with --limit).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        offset: u64,
+        /// Every project's sessions, not only the working directory's
+        /// (local config folder only).
+        #[arg(long)]
+        all_projects: bool,
+        /// Only the working directory's project, not its git worktrees'.
+        #[arg(long)]
+        no_worktrees: bool,
     },
     /// A session's details and messages (or one subagent's messages).
     Show {
@@ -75,6 +87,17 @@ enum SessionsCommand {
         /// Remove the tag.
         #[arg(long)]
         clear: bool,
+    },
+    /// Archive a session: it stays, listed as archived, until a prompt is
+    /// sent in it or it is unarchived (local config folder only).
+    Archive {
+        /// The session id.
+        id: String,
+    },
+    /// Undo `archive`.
+    Unarchive {
+        /// The session id.
+        id: String,
     },
     /// Delete a session and its subagent transcripts.
     Delete {
@@ -212,12 +235,20 @@ async fn execute(
         None => SessionSource::local_default()?,
     };
     match &args.command {
-        SessionsCommand::List { limit } => {
-            let mut sessions = list_sessions(&source, &project).await?;
-            if let Some(n) = limit {
-                sessions.truncate(usize::try_from(*n).unwrap_or(usize::MAX));
-            }
-            out.sessions(&sessions);
+        SessionsCommand::List {
+            limit,
+            offset,
+            all_projects,
+            no_worktrees,
+        } => {
+            let options = if *all_projects {
+                ListSessions::all_projects()
+            } else {
+                ListSessions::directory(&cwd).include_worktrees(!no_worktrees)
+            };
+            let count = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+            let options = options.offset(count(*offset)).limit(limit.map_or(0, count));
+            out.sessions(&list_sessions_with(&source, &options).await?);
         }
         SessionsCommand::Show {
             id,
@@ -246,6 +277,14 @@ async fn execute(
         SessionsCommand::Tag { id, tag, .. } => {
             tag_session(&source, &project, id, tag.as_deref()).await?;
             out.done("tagged", id, tag.as_deref().unwrap_or(""));
+        }
+        SessionsCommand::Archive { id } => {
+            archive_session(&source, &project, id).await?;
+            out.done("archived", id, "");
+        }
+        SessionsCommand::Unarchive { id } => {
+            unarchive_session(&source, &project, id).await?;
+            out.done("unarchived", id, "");
         }
         SessionsCommand::Delete { id } => {
             delete_session(&source, &project, id).await?;

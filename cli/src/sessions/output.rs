@@ -91,6 +91,7 @@ impl Output {
         let who = match message.kind {
             MessageKind::User => "user",
             MessageKind::Assistant => "assistant",
+            MessageKind::System => "system",
         };
         self.line(&format!(
             "{who}: {}",
@@ -118,10 +119,13 @@ impl Output {
     }
 }
 
-/// `  [tag]  (branch)`, each when the session has it.
+/// `  [tag]  (branch)  archived`, each when the session has it.
 fn push_tag_and_branch(text: &mut String, info: &SessionInfo) {
     if let Some(tag) = &info.tag {
         text.push_str(&format!("  [{tag}]"));
+    }
+    if info.archived == Some(true) {
+        text.push_str("  archived");
     }
     if let Some(branch) = &info.git_branch {
         text.push_str(&format!("  ({branch})"));
