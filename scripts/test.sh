@@ -31,6 +31,18 @@ if [ -z "${CLAUDE_AGENT_CLI:-}" ]; then
   fi
 fi
 
+# The interop tests read and write session files with the official Python
+# SDK; CLAUDE_AGENT_REQUIRE_PYTHON_SDK=1 makes a missing SDK a failure.
+if [ -z "${CLAUDE_AGENT_PYTHON_SDK:-}" ]; then
+  if py=$(./scripts/install-python-sdk.sh); then
+    export CLAUDE_AGENT_PYTHON_SDK="$py"
+  elif [ "${CLAUDE_AGENT_REQUIRE_PYTHON_SDK:-}" = "1" ]; then
+    die "the official Python SDK is required but could not be installed"
+  else
+    echo "warning: the official Python SDK could not be installed; the interop tests skip" >&2
+  fi
+fi
+
 # Arguments for the test harness: the caller's (after their `--`, if any),
 # plus --include-ignored when there is a CLI to run the real-CLI tests on.
 cargo_args=()
