@@ -1,13 +1,13 @@
 //! The session helpers on transcripts the real CLI wrote, and the real CLI
 //! resuming what they wrote: a renamed, forked session resumes with its
-//! history.
+//! history; an archived one is unarchived by the prompt it resumes with.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod real_cli;
 
 use claude_agent::sessions::{
-    ForkOptions, LocalSessions, MessageKind, SessionSource, fork_session, list_sessions,
-    rename_session, session_info, session_messages,
+    ForkOptions, LocalSessions, MessageKind, SessionSource, archive_session, fork_session,
+    list_sessions, rename_session, session_info, session_messages,
 };
 use claude_agent::store::project_key_for;
 use claude_agent_testkit::model::{ModelScript, Reply};
@@ -79,4 +79,46 @@ async fn a_forked_session_resumes_in_the_real_cli_with_its_history() {
             .len(),
         2
     );
+}
+
+/// The TS SDK's archive mark on a session the real CLI wrote: listed as
+/// archived, and no longer once the CLI has taken a new prompt in it.
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn an_archived_session_is_unarchived_by_a_prompt_sent_in_it_with_the_real_cli() {
+    let script = ModelScript::new()
+        .reply(Reply::text("Noted: pineapple."))
+        .reply(Reply::text("It was pineapple."));
+    let Some(rig) = Rig::start(script).await else {
+        return;
+    };
+    let first = rig.connect(rig.options()).await;
+    first.send("remember pineapple").await.unwrap();
+    let (_, r1) = turn(&first).await;
+    let id = r1.session_id.clone().unwrap();
+    shutdown(&first).await;
+
+    let source = SessionSource::Local(LocalSessions::new(
+        rig.home.path().join(".claude").join("projects"),
+    ));
+    let project = project_key_for(rig.cwd.path());
+    archive_session(&source, &project, &id).await.unwrap();
+    let archived = |source: SessionSource, project: String, id: String| async move {
+        session_info(&source, &project, &id)
+            .await
+            .unwrap()
+            .unwrap()
+            .archived
+    };
+    assert_eq!(
+        archived(source.clone(), project.clone(), id.clone()).await,
+        Some(true)
+    );
+
+    let second = rig.connect(rig.options().resume(&id)).await;
+    second.send("what was it?").await.unwrap();
+    let (_, r2) = turn(&second).await;
+    assert_eq!(r2.result.as_deref(), Some("It was pineapple."), "{r2:?}");
+    shutdown(&second).await;
+    assert_eq!(archived(source, project, id).await, Some(false));
 }
