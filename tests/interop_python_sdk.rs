@@ -67,6 +67,20 @@ async fn sessions_renamed_tagged_and_forked_here_read_the_same_in_the_python_sdk
     let fork = fork_session(&source, &project, &id, &ForkOptions::default())
         .await
         .unwrap();
+    // Both SDKs order by mtime; a minute between the two keeps a tie (and
+    // the tie-breaks, which differ) out of the comparison.
+    let transcript = rig
+        .home
+        .path()
+        .join(".claude/projects")
+        .join(&project)
+        .join(format!("{id}.jsonl"));
+    std::fs::File::options()
+        .append(true)
+        .open(&transcript)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(60))
+        .unwrap();
 
     // Listing: the same sessions in the same order, field by field, with
     // and without the directory.
