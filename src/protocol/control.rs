@@ -12,6 +12,7 @@ pub mod hook_output;
 pub mod initialize;
 pub mod mcp;
 pub mod permission;
+pub mod provenance;
 pub mod replies;
 pub mod requests;
 pub mod session_listings;

@@ -6,7 +6,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::hook_input::tool::McpServerProvenance;
+use super::provenance::McpServerProvenance;
 use crate::protocol::de::Key;
 
 wire_struct! {
