@@ -46,8 +46,11 @@ pub enum CwdChange {
 }
 
 impl Client {
-    /// Moves the session to `path` (see the [module](self) notes for what
-    /// moves and what stays).
+    /// Moves the session to `path`. Before the first turn the first request
+    /// is built as if the CLI had been launched there; after a turn the
+    /// move is appended as a notice. SessionStart hooks are not run again,
+    /// and what was read at start-up (project `env`, model, MCP servers)
+    /// stays. Refused (`busy`) while a turn runs.
     pub async fn set_cwd(&self, path: impl AsRef<Path>) -> Result<CwdChange> {
         self.send_set_cwd(path.as_ref(), None).await
     }
