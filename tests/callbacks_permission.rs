@@ -10,8 +10,8 @@ use claude_agent::callbacks::{
     allow_and_update, allow_with_input, deny_and_interrupt,
 };
 use claude_agent::protocol::{
-    PermissionBehavior, PermissionRequest, PermissionResult, PermissionRule, PermissionUpdate,
-    PermissionUpdateDestination, RulesUpdate,
+    DecisionClassification, PermissionBehavior, PermissionRequest, PermissionResult,
+    PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
 };
 use claude_agent::runtime::{CancellationToken, HandlerError, InboundHandler, InboundRequest};
 use serde_json::{Value, json};
@@ -61,7 +61,8 @@ async fn deny_with_interrupt() {
     let reply = call(&cb, can_use_tool("Bash")).await.unwrap();
     assert_eq!(
         reply,
-        json!({"behavior": "deny", "message": "not in CI", "interrupt": true})
+        json!({"behavior": "deny", "message": "not in CI", "interrupt": true,
+               "toolUseID": "toolu_42"})
     );
 }
 
@@ -93,6 +94,30 @@ async fn the_callback_sees_every_request_field() {
 }
 
 #[tokio::test]
+async fn title_and_mcp_server_are_typed_and_the_reply_carries_classification_and_tool_use_id() {
+    let cb = Callbacks::new().with_can_use_tool(
+        |r: PermissionRequest, _c: PermissionContext| async move {
+            let server = r.mcp_server.expect("mcp_server");
+            assert_eq!(server.name.as_deref(), Some("calc"));
+            assert_eq!(server.source.as_deref(), Some("sdk"));
+            assert_eq!(r.title.as_deref(), Some("Claude wants to add"));
+            Ok::<_, CallbackError>(
+                deny_and_interrupt("no").with_classification(DecisionClassification::UserReject),
+            )
+        },
+    );
+    let mut request = can_use_tool("mcp__calc__add");
+    request["title"] = json!("Claude wants to add");
+    request["mcp_server"] = json!({"name": "calc", "source": "sdk"});
+    let reply = call(&cb, request).await.unwrap();
+    assert_eq!(
+        reply,
+        json!({"behavior": "deny", "message": "no", "interrupt": true,
+               "decisionClassification": "user_reject", "toolUseID": "toolu_42"})
+    );
+}
+
+#[tokio::test]
 async fn updated_input_and_permission_updates_use_the_cli_spelling() {
     let cb = Callbacks::new().with_can_use_tool(
         |r: PermissionRequest, _c: PermissionContext| async move {
@@ -109,6 +134,7 @@ async fn updated_input_and_permission_updates_use_the_cli_spelling() {
             Ok::<_, CallbackError>(PermissionResult::Allow {
                 updated_input: Some(json!({"command": "rm -rf build/tmp"})),
                 updated_permissions: Some(suggested),
+                decision_classification: None,
             })
         },
     );
@@ -117,6 +143,7 @@ async fn updated_input_and_permission_updates_use_the_cli_spelling() {
         reply,
         json!({
             "behavior": "allow",
+            "toolUseID": "toolu_42",
             "updatedInput": {"command": "rm -rf build/tmp"},
             "updatedPermissions": [
                 {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": "rm -rf build"}],
@@ -162,12 +189,13 @@ async fn allow_list_policy_through_the_router() {
     let bash = call(&cb, can_use_tool("Bash")).await.unwrap();
     assert_eq!(
         bash,
-        json!({"behavior": "deny", "message": "tool Bash is denied"})
+        json!({"behavior": "deny", "message": "tool Bash is denied", "toolUseID": "toolu_42"})
     );
     let write = call(&cb, can_use_tool("Write")).await.unwrap();
     assert_eq!(
         write,
-        json!({"behavior": "deny", "message": "tool Write is neither allowed nor denied"})
+        json!({"behavior": "deny", "message": "tool Write is neither allowed nor denied",
+               "toolUseID": "toolu_42"})
     );
 }
 
@@ -247,7 +275,8 @@ async fn observers_see_decisions_and_a_panicking_one_changes_nothing() {
             tool_name: Some("Read".into()),
             result: PermissionResult::Allow {
                 updated_input: None,
-                updated_permissions: None
+                updated_permissions: None,
+                decision_classification: None,
             },
         }]
     );

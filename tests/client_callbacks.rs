@@ -84,26 +84,28 @@ async fn permission_decisions_reach_the_cli_in_its_spelling() {
         .position(|a| a == "--permission-prompt-tool")
         .unwrap();
     assert_eq!(argv[at + 1], "stdio");
+    // Every reply names its tool call, as the TypeScript SDK's do.
     assert_eq!(
         answer(&fake, "p1").unwrap(),
-        json!({"behavior": "allow", "updatedInput": read}),
+        json!({"behavior": "allow", "updatedInput": read, "toolUseID": "toolu_p1"}),
         "an unchanged allow sends the original input back"
     );
     assert_eq!(
         answer(&fake, "p2").unwrap(),
-        json!({"behavior": "deny", "message": "no writes"})
+        json!({"behavior": "deny", "message": "no writes", "toolUseID": "toolu_p2"})
     );
     assert_eq!(
         answer(&fake, "p3").unwrap(),
-        json!({"behavior": "deny", "message": "no network", "interrupt": true})
+        json!({"behavior": "deny", "message": "no network", "interrupt": true,
+               "toolUseID": "toolu_p3"})
     );
     assert_eq!(
         answer(&fake, "p4").unwrap(),
-        json!({"behavior": "allow", "updatedInput": {"command": "ls -la"}})
+        json!({"behavior": "allow", "updatedInput": {"command": "ls -la"}, "toolUseID": "toolu_p4"})
     );
     assert_eq!(
         answer(&fake, "p5").unwrap(),
-        json!({"behavior": "allow", "updatedInput": edit, "updatedPermissions": [{
+        json!({"behavior": "allow", "updatedInput": edit, "toolUseID": "toolu_p5", "updatedPermissions": [{
             "type": "addRules", "rules": [{"toolName": "Edit", "ruleContent": "src/**"}],
             "behavior": "allow", "destination": "session"}]})
     );

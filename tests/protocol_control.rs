@@ -150,6 +150,7 @@ fn replies_serialize_exactly() {
     let allow = PermissionResult::Allow {
         updated_input: Some(json!({"command": "ls"})),
         updated_permissions: None,
+        decision_classification: None,
     };
     let r = ControlResponse::success("cli-1", &allow).unwrap();
     assert_eq!(
@@ -177,6 +178,7 @@ fn replies_serialize_exactly() {
     let deny = serde_json::to_string(&PermissionResult::Deny {
         message: "nope".into(),
         interrupt: None,
+        decision_classification: None,
     })
     .unwrap();
     assert_eq!(deny, r#"{"behavior":"deny","message":"nope"}"#);

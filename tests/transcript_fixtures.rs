@@ -88,6 +88,7 @@ fn perm_allow_correlates_tool_use_permission_and_result() {
         result: PermissionResult::Allow {
             updated_input: Some(json!({"command": "touch made-by-agent.txt"})),
             updated_permissions: None,
+            decision_classification: None,
         },
     });
     rec.record_close(&clean_exit());
@@ -388,6 +389,7 @@ fn transcript_round_trips_through_json() {
         result: PermissionResult::Deny {
             message: "no".into(),
             interrupt: Some(true),
+            decision_classification: None,
         },
     });
     rec.record_control(ControlRecord {

@@ -36,6 +36,7 @@ pub mod hooks;
 pub mod mcp;
 pub mod permission;
 mod router;
+pub(crate) mod shadowed;
 pub mod user_dialog;
 
 pub use claude_agent_actors::CancellationToken;
@@ -50,3 +51,4 @@ pub use permission::{
     deny_and_interrupt,
 };
 pub use router::Callbacks;
+pub use shadowed::{SHADOWED_TARGET, can_use_tool_shadowed};

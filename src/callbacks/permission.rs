@@ -90,6 +90,7 @@ pub fn allow() -> PermissionResult {
     PermissionResult::Allow {
         updated_input: None,
         updated_permissions: None,
+        decision_classification: None,
     }
 }
 
@@ -98,6 +99,7 @@ pub fn allow_with_input(input: Value) -> PermissionResult {
     PermissionResult::Allow {
         updated_input: Some(input),
         updated_permissions: None,
+        decision_classification: None,
     }
 }
 
@@ -107,6 +109,7 @@ pub fn allow_and_update(updates: Vec<PermissionUpdate>) -> PermissionResult {
     PermissionResult::Allow {
         updated_input: None,
         updated_permissions: Some(updates),
+        decision_classification: None,
     }
 }
 
@@ -115,6 +118,7 @@ pub fn deny(message: impl Into<String>) -> PermissionResult {
     PermissionResult::Deny {
         message: message.into(),
         interrupt: None,
+        decision_classification: None,
     }
 }
 
@@ -123,16 +127,22 @@ pub fn deny_and_interrupt(message: impl Into<String>) -> PermissionResult {
     PermissionResult::Deny {
         message: message.into(),
         interrupt: Some(true),
+        decision_classification: None,
     }
 }
 
 /// The reply payload for `result`: an allow without `updated_input` carries
-/// the request's original input, because the CLI requires `updatedInput`.
+/// the request's original input, because the CLI requires `updatedInput`;
+/// every reply names the request's `toolUseID`, as the TypeScript SDK's do.
 pub(crate) fn reply_payload(
     result: &PermissionResult,
     original_input: Option<Value>,
+    tool_use_id: Option<&str>,
 ) -> Result<Value, serde_json::Error> {
     let mut reply = serde_json::to_value(result)?;
+    if let (Some(id), Some(obj)) = (tool_use_id, reply.as_object_mut()) {
+        obj.insert("toolUseID".to_owned(), Value::String(id.to_owned()));
+    }
     if let (
         PermissionResult::Allow {
             updated_input: None,
@@ -221,7 +231,7 @@ mod tests {
     #[test]
     fn allow_without_input_sends_the_original() {
         let input = json!({"command": "ls"});
-        let v = reply_payload(&allow(), Some(input.clone())).unwrap();
+        let v = reply_payload(&allow(), Some(input.clone()), None).unwrap();
         assert_eq!(
             v,
             json!({"behavior": "allow", "updatedInput": {"command": "ls"}})
@@ -229,11 +239,33 @@ mod tests {
         let v = reply_payload(
             &allow_with_input(json!({"command": "pwd"})),
             Some(input.clone()),
+            None,
         )
         .unwrap();
         assert_eq!(v["updatedInput"], json!({"command": "pwd"}));
-        let v = reply_payload(&allow(), None).unwrap();
+        let v = reply_payload(&allow(), None, None).unwrap();
         assert_eq!(v["updatedInput"], json!({}));
+    }
+
+    #[test]
+    fn replies_name_the_tool_use_id_and_the_classification() {
+        use crate::protocol::DecisionClassification;
+        let result = allow().with_classification(DecisionClassification::UserPermanent);
+        let v = reply_payload(&result, Some(json!({})), Some("toolu_7")).unwrap();
+        assert_eq!(
+            v,
+            json!({"behavior": "allow", "updatedInput": {},
+                   "decisionClassification": "user_permanent", "toolUseID": "toolu_7"})
+        );
+        let result = deny("no").with_classification(DecisionClassification::UserReject);
+        let v = reply_payload(&result, None, Some("toolu_8")).unwrap();
+        assert_eq!(
+            v,
+            json!({"behavior": "deny", "message": "no",
+                   "decisionClassification": "user_reject", "toolUseID": "toolu_8"})
+        );
+        let back: PermissionResult = serde_json::from_value(v).unwrap();
+        assert_eq!(back, result);
     }
 
     #[test]

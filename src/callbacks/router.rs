@@ -189,8 +189,9 @@ impl Callbacks {
                     format!("can_use_tool callback failed: {}", crate::error::report(&e)),
                 )
             })?;
-            let payload = permission::reply_payload(&result, original_input)
-                .map_err(|e| failed(&observers, CAN_USE_TOOL, e.to_string()))?;
+            let payload =
+                permission::reply_payload(&result, original_input, tool_use_id.as_deref())
+                    .map_err(|e| failed(&observers, CAN_USE_TOOL, e.to_string()))?;
             observers.notify(&Decision::Permission {
                 tool_use_id,
                 tool_name,

@@ -5,7 +5,10 @@
 //! A dialog of a kind the host did not declare, or one arriving with no
 //! callback, gets an error reply: the CLI discards it and the dialog stays
 //! pending until its deadline. Answering `cancelled` instead would count
-//! as the user dismissing it.
+//! as the user dismissing it. The TypeScript SDK sends no reply at all
+//! without a callback (another attached client may render the dialog),
+//! which the CLI treats the same way, and never answers `cancelled` on its
+//! own: only a callback does, as [`UserDialogResult::Cancelled`] here.
 
 use std::future::Future;
 use std::sync::Arc;

@@ -38,6 +38,10 @@ impl ClientBuilder {
     /// Starts the CLI and waits for its `initialize` reply; the
     /// [extensions](crate::extensions) run around it.
     pub async fn connect(self) -> Result<Client> {
+        crate::callbacks::shadowed::warn_if_shadowed(
+            &self.options,
+            self.callbacks.can_use_tool.is_some(),
+        );
         let extensions = self.extensions();
         let client = match self.start(&extensions).await {
             Ok(client) => client,

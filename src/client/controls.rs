@@ -5,14 +5,15 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::Client;
-use crate::options::PermissionMode;
+use crate::options::{PermissionMode, ThinkingDisplay};
 use crate::protocol::notes;
 use crate::protocol::{
     AgentInfo, ApplyFlagSettings, BackgroundTasks, BackgroundTasksReply, ContextUsage,
     ControlRequestPayload, EmptyRequest, EncodeError, GetContextUsage, Interrupt, InterruptReceipt,
-    McpReconnect, McpServerInfo, McpStatusReply, McpToggle, ModelInfo, ParseError,
-    PermissionModeReply, ReloadPlugins, ReloadPluginsReply, ReloadSkillsReply, RewindFiles,
-    RewindFilesResult, SetMaxThinkingTokens, SetModel, SetPermissionMode, SlashCommand, StopTask,
+    McpPermissionModeOverrideReply, McpReconnect, McpServerInfo, McpStatusReply, McpToggle,
+    ModelInfo, ParseError, PermissionModeReply, ReloadPlugins, ReloadPluginsReply,
+    ReloadSkillsReply, RewindFiles, RewindFilesResult, SetMaxThinkingTokens,
+    SetMcpPermissionModeOverride, SetModel, SetPermissionMode, SlashCommand, StopTask,
     UpdateSettings,
 };
 use crate::{Error, Result};
@@ -45,6 +46,27 @@ pub enum ContextDetail {
     Full,
     /// Estimates from the last response, no token-count calls.
     Summary,
+}
+
+/// How one MCP server's tool calls are asked about, whatever the
+/// session's permission mode ([`Client::set_mcp_permission_mode_override`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum McpPromptMode {
+    /// Ask for every call (`default`).
+    Default,
+    /// Let the auto-mode classifier decide (`auto`).
+    Auto,
+}
+
+impl McpPromptMode {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Default => "default",
+            Self::Auto => "auto",
+        }
+    }
 }
 
 impl Client {
@@ -108,6 +130,55 @@ impl Client {
         let request = SetMaxThinkingTokens::tokens(tokens);
         self.send_unit(ControlRequestPayload::SetMaxThinkingTokens(request))
             .await
+    }
+
+    /// Sets the thinking budget (`None`: back to the session's) and how
+    /// thinking text comes back for the rest of the session (`None`: the
+    /// override is cleared and the CLI's default applies again).
+    pub async fn set_max_thinking_tokens_with_display(
+        &self,
+        tokens: Option<u64>,
+        display: Option<ThinkingDisplay>,
+    ) -> Result<()> {
+        let mut request = SetMaxThinkingTokens::tokens(tokens);
+        set_display(&mut request, display);
+        self.send_unit(ControlRequestPayload::SetMaxThinkingTokens(request))
+            .await
+    }
+
+    /// Changes only how thinking text comes back (the budget stays);
+    /// `None` clears the override. The CLI refuses `Highlights` with an
+    /// error where the API cannot give it.
+    pub async fn set_thinking_display(&self, display: Option<ThinkingDisplay>) -> Result<()> {
+        // `max_thinking_tokens` left out: the budget is kept as it is.
+        let mut request = SetMaxThinkingTokens::default();
+        set_display(&mut request, display);
+        self.send_unit(ControlRequestPayload::SetMaxThinkingTokens(request))
+            .await
+    }
+
+    /// Overrides how `server_name`'s tool calls are asked about (`None`
+    /// clears the override). The override is stored even for a name no
+    /// server has yet; the reply's warning then says so (a typo check).
+    pub async fn set_mcp_permission_mode_override(
+        &self,
+        server_name: &str,
+        mode: Option<McpPromptMode>,
+    ) -> Result<Option<String>> {
+        let mut request = SetMcpPermissionModeOverride {
+            server_name: Some(server_name.to_owned()),
+            mode: mode.map(|m| m.as_str().to_owned()),
+            ..SetMcpPermissionModeOverride::default()
+        };
+        if mode.is_none() {
+            request.mark_null("mode");
+        }
+        let reply: McpPermissionModeOverrideReply = self
+            .control_typed(&ControlRequestPayload::SetMcpPermissionModeOverride(
+                request,
+            ))
+            .await?;
+        Ok(reply.warning)
     }
 
     /// Restores files to their state at a user message (needs file
@@ -261,6 +332,14 @@ impl Client {
     pub(super) async fn send_unit(&self, request: ControlRequestPayload) -> Result<()> {
         let request = encode(&request)?;
         self.control(request, None).await.map(drop)
+    }
+}
+
+/// Sets `thinking_display`, or sends it as null to clear the override.
+fn set_display(request: &mut SetMaxThinkingTokens, display: Option<ThinkingDisplay>) {
+    match display {
+        Some(d) => request.thinking_display = Some(d.as_str().to_owned()),
+        None => request.mark_null("thinking_display"),
     }
 }
 

@@ -102,16 +102,30 @@ impl std::fmt::Debug for Query {
 
 impl Query {
     pub(crate) fn new(mut builder: ClientBuilder, prompt: PromptSource) -> Self {
-        builder.runtime.entry = crate::transcript::EntryPoint::Query;
-        let inherited = std::env::var_os(run_end::READS_SESSION_STATE_ENV);
-        run_end::ask_for_session_state(&mut builder.options, inherited.as_deref());
-        let report = Arc::new(OnceLock::new());
+        prepare(&mut builder);
         let transcript = Arc::new(OnceLock::new());
         let state = State::Connect {
             builder: Box::new(builder),
             prompt,
             transcript: transcript.clone(),
         };
+        Self::with_state(state, transcript)
+    }
+
+    /// A query on a CLI [`startup`](super::warm) already started.
+    pub(crate) fn warm(client: Client, plan: RunPlan, prompt: PromptSource) -> Self {
+        let transcript = Arc::new(OnceLock::new());
+        let state = State::Warm {
+            client,
+            plan,
+            prompt,
+            transcript: transcript.clone(),
+        };
+        Self::with_state(state, transcript)
+    }
+
+    fn with_state(state: State, transcript: Arc<OnceLock<TranscriptRecorder>>) -> Self {
+        let report = Arc::new(OnceLock::new());
         let out = report.clone();
         let inner = stream::unfold(state, move |st| step(st, out.clone())).boxed();
         Self {
@@ -148,8 +162,44 @@ enum State {
         prompt: PromptSource,
         transcript: Arc<OnceLock<TranscriptRecorder>>,
     },
+    Warm {
+        client: Client,
+        plan: RunPlan,
+        prompt: PromptSource,
+        transcript: Arc<OnceLock<TranscriptRecorder>>,
+    },
     Reading(Box<Reading>),
     Done,
+}
+
+/// What a query's builder settles before the CLI starts: its entry point
+/// and the session-state frames the end-of-run logic reads.
+pub(crate) fn prepare(builder: &mut ClientBuilder) {
+    builder.runtime.entry = crate::transcript::EntryPoint::Query;
+    let inherited = std::env::var_os(run_end::READS_SESSION_STATE_ENV);
+    run_end::ask_for_session_state(&mut builder.options, inherited.as_deref());
+}
+
+/// How a query's run ends, fixed from its builder before it connects.
+pub(crate) struct RunPlan {
+    run_end: RunEnd,
+    ceiling: Option<Duration>,
+}
+
+impl RunPlan {
+    pub(crate) fn of(builder: &ClientBuilder) -> Self {
+        let callbacks = &builder.callbacks;
+        let needs_stdin = callbacks.can_use_tool.is_some()
+            || !callbacks.hooks.is_empty()
+            || !callbacks.mcp_servers.is_empty();
+        let configured = run_end::env_value(&builder.options, run_end::CEILING_ENV);
+        let inherited = std::env::var_os(run_end::CEILING_ENV);
+        let ceiling = run_end::ceiling(configured.as_deref(), inherited.as_deref());
+        Self {
+            run_end: RunEnd::new(needs_stdin, ceiling),
+            ceiling,
+        }
+    }
 }
 
 struct Reading {
@@ -235,6 +285,15 @@ async fn step(
             prompt,
             transcript,
         } => match start(*builder, prompt, &transcript).await {
+            Ok(r) => r,
+            Err(e) => return Some((Err(e), State::Done)),
+        },
+        State::Warm {
+            client,
+            plan,
+            prompt,
+            transcript,
+        } => match begin(client, plan, prompt, &transcript).await {
             Ok(r) => r,
             Err(e) => return Some((Err(e), State::Done)),
         },
@@ -325,15 +384,19 @@ async fn start(
     prompt: PromptSource,
     transcript: &OnceLock<TranscriptRecorder>,
 ) -> Result<Box<Reading>> {
-    let callbacks = &builder.callbacks;
-    let needs_stdin = callbacks.can_use_tool.is_some()
-        || !callbacks.hooks.is_empty()
-        || !callbacks.mcp_servers.is_empty();
-    let configured = run_end::env_value(&builder.options, run_end::CEILING_ENV);
-    let inherited = std::env::var_os(run_end::CEILING_ENV);
-    let ceiling = run_end::ceiling(configured.as_deref(), inherited.as_deref());
-    let run_end = RunEnd::new(needs_stdin, ceiling);
+    let plan = RunPlan::of(&builder);
     let client = builder.connect().await?;
+    begin(client, plan, prompt, transcript).await
+}
+
+/// Sends the prompt to a connected CLI and starts reading the run.
+async fn begin(
+    client: Client,
+    plan: RunPlan,
+    prompt: PromptSource,
+    transcript: &OnceLock<TranscriptRecorder>,
+) -> Result<Box<Reading>> {
+    let RunPlan { run_end, ceiling } = plan;
     if let Some(t) = client.transcript_recorder() {
         let _ = transcript.set(t.clone());
     }

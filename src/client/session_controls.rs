@@ -5,12 +5,13 @@
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Client;
+use super::controls::decode;
 use crate::Result;
 use crate::protocol::{
-    CancelAsyncMessage, CancelAsyncMessageReply, ControlRequestPayload, EmptyRequest, FileContents,
-    GetTaskOutput, GetUsage, HooksListing, McpReadResource, McpResourceContents, ModelCatalog,
-    ModelInfo, OutputStylesReply, PermissionRulesReply, PermissionRulesState, ReadFile,
-    RenameSession, SeedReadState, SettingsReport, TaskOutput, UsageReport,
+    AccountInfo, CancelAsyncMessage, CancelAsyncMessageReply, ControlRequestPayload, EmptyRequest,
+    FileContents, GetTaskOutput, GetUsage, HooksListing, McpReadResource, McpResourceContents,
+    ModelCatalog, ModelInfo, OutputStylesReply, PermissionRulesReply, PermissionRulesState,
+    ReadFile, RenameSession, SeedReadState, ServerInfo, SettingsReport, TaskOutput, UsageReport,
 };
 
 impl Client {
@@ -158,5 +159,27 @@ impl Client {
         let request = ControlRequestPayload::ListPermissionRules(EmptyRequest::default());
         let reply: PermissionRulesReply = self.control_typed(&request).await?;
         Ok(reply.state.unwrap_or_default())
+    }
+
+    /// The account the session runs as (from the `initialize` reply);
+    /// `None` when the CLI reported none.
+    pub fn account_info(&self) -> Result<Option<AccountInfo>> {
+        Ok(self.server_info()?.account)
+    }
+
+    /// Sends the `initialize` request again, as at connect (hooks, agents,
+    /// dialog kinds), and returns the CLI's fresh reply: commands, agents,
+    /// models and account as they are now. The CLI re-registers the hooks
+    /// and settles any hook callback it was still waiting on itself, so a
+    /// tool call racing this may be denied once and retried.
+    /// [`server_info`](Self::server_info) keeps the reply of connect.
+    pub async fn reinitialize(&self) -> Result<ServerInfo> {
+        let builder = &self.inner.builder;
+        let mut request = builder
+            .options
+            .initialize_request(builder.callbacks.initialize_hooks_json());
+        builder.callbacks.add_initialize_fields(&mut request);
+        let reply = self.control(request, None).await?;
+        decode(reply)
     }
 }

@@ -170,6 +170,10 @@ pub enum ThinkingDisplay {
     Summarized,
     /// `omitted`: thinking blocks carry only a signature.
     Omitted,
+    /// `highlights`: one short title per stretch of thinking (sessions
+    /// Anthropic hosts; elsewhere the CLI refuses it or falls back to
+    /// `omitted`).
+    Highlights,
 }
 
 impl ThinkingDisplay {
@@ -178,6 +182,7 @@ impl ThinkingDisplay {
         match self {
             Self::Summarized => "summarized",
             Self::Omitted => "omitted",
+            Self::Highlights => "highlights",
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod hook_output;
 pub mod initialize;
 pub mod mcp;
 pub mod permission;
+pub mod provenance;
 pub mod replies;
 pub mod requests;
 pub mod session_listings;
@@ -26,12 +27,12 @@ use self::mcp::McpMessageRequest;
 use self::permission::PermissionRequest;
 use self::requests::{
     ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
-    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
-    StopTask, UpdateSettings,
+    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetMcpPermissionModeOverride,
+    SetModel, SetPermissionMode, StopTask, UpdateSettings,
 };
 use self::session_requests::{
     CancelAsyncMessage, GetTaskOutput, GetUsage, McpReadResource, ReadFile, RenameSession,
-    SeedReadState,
+    SeedReadState, SetCwd,
 };
 use super::{EncodeError, RawJson};
 
@@ -104,6 +105,10 @@ tagged_enum! {
         GetHooksListing(EmptyRequest) = "get_hooks_listing",
         /// SDK -> CLI: the live permission rules (`/permissions`).
         ListPermissionRules(EmptyRequest) = "list_permission_rules",
+        /// SDK -> CLI: how one MCP server's tool calls are asked about.
+        SetMcpPermissionModeOverride(SetMcpPermissionModeOverride) = "set_mcp_permission_mode_override",
+        /// SDK -> CLI: move the session to another working directory.
+        SetCwd(SetCwd) = "set_cwd",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
         /// CLI -> SDK: run a registered hook callback.

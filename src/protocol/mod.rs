@@ -59,6 +59,7 @@ mod macros_tagged;
 
 mod assistant;
 mod blocks;
+mod builtin_tools;
 mod content;
 pub mod control;
 mod conversation_reset;
@@ -92,6 +93,7 @@ pub use blocks::{
     DocumentBlock, ImageBlock, MediaSource, RedactedThinkingBlock, ServerToolResultBlock,
     TextBlock, ThinkingBlock, ToolUseBlock,
 };
+pub use builtin_tools::{BUILTIN_TOOLS, is_builtin_tool};
 pub use content::{Content, ContentBlock, ToolResultBlock};
 pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
@@ -118,24 +120,25 @@ pub use control::hook_output::specific::{
 };
 pub use control::hook_output::{HookOutput, PermissionDecision};
 pub use control::initialize::{
-    AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo, ServerInfo,
-    SlashCommand,
+    AccountInfo, AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo,
+    ServerInfo, SlashCommand,
 };
 pub use control::mcp::{
     JsonRpcError, JsonRpcId, JsonRpcKind, JsonRpcMessage, McpMessageRequest, McpResponse,
 };
 pub use control::permission::{
-    DirectoriesUpdate, ModeUpdate, PermissionBehavior, PermissionRequest, PermissionResult,
-    PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
+    DecisionClassification, DirectoriesUpdate, ModeUpdate, PermissionBehavior, PermissionRequest,
+    PermissionResult, PermissionRule, PermissionUpdate, PermissionUpdateDestination, RulesUpdate,
 };
 pub use control::replies::{
-    BackgroundTasksReply, InterruptReceipt, McpServerInfo, McpSetServersResult, McpStatusReply,
-    PermissionModeReply, ReloadPluginsReply, ReloadSkillsReply, RewindFilesResult,
+    BackgroundTasksReply, InterruptReceipt, McpPermissionModeOverrideReply, McpServerInfo,
+    McpSetServersResult, McpStatusReply, PermissionModeReply, ReloadPluginsReply,
+    ReloadSkillsReply, RewindFilesResult,
 };
 pub use control::requests::{
     ApplyFlagSettings, BackgroundTasks, EmptyRequest, GetContextUsage, Interrupt, McpReconnect,
-    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetModel, SetPermissionMode,
-    StopTask, UpdateSettings,
+    McpToggle, ReloadPlugins, RewindFiles, SetMaxThinkingTokens, SetMcpPermissionModeOverride,
+    SetModel, SetPermissionMode, StopTask, UpdateSettings,
 };
 pub use control::session_listings::{
     HookEventSummary, HookListingRow, HooksListing, HooksPolicy, PermissionRuleEntry,
@@ -143,12 +146,12 @@ pub use control::session_listings::{
 };
 pub use control::session_replies::{
     CancelAsyncMessageReply, FileContents, McpResourceContents, McpResourceItem, ModelCatalog,
-    ModelUsage, OutputStylesReply, PlanRateLimitWindow, PlanRateLimits, SessionUsage,
+    ModelUsage, OutputStylesReply, PlanRateLimitWindow, PlanRateLimits, SessionUsage, SetCwdReply,
     SettingsReport, SettingsSource, TaskOutput, UsageReport,
 };
 pub use control::session_requests::{
     CancelAsyncMessage, GetTaskOutput, GetUsage, McpReadResource, ReadFile, RenameSession,
-    SeedReadState,
+    SeedReadState, SetCwd,
 };
 pub use control::{
     ControlCancelRequest, ControlErrorReply, ControlRequest, ControlRequestPayload,

@@ -73,8 +73,8 @@ wire_struct! {
         available_output_styles: opt Vec<String> = "available_output_styles",
         /// Models available.
         models: opt Vec<ModelInfo> = "models",
-        /// Account facts.
-        account: opt Value = "account",
+        /// Who the session is signed in as, and through which API.
+        account: opt AccountInfo = "account",
         /// The CLI's process id.
         pid: opt u32 = "pid",
         /// The CLI's version.
@@ -88,6 +88,28 @@ wire_struct! {
         hooks_applied: opt bool = "hooks_applied",
         /// `true` when the CLI honors `onFailure` on hook matchers.
         hook_on_failure_supported: opt bool = "hook_on_failure_supported",
+    }
+}
+
+wire_struct! {
+    /// The account in [`ServerInfo`] (TypeScript's `accountInfo()`). For a
+    /// provider other than `firstParty` only `api_provider` is set: the
+    /// provider's own credentials authenticate.
+    #[derive(Default)]
+    pub struct AccountInfo = "account info", builder AccountInfoBuilder {
+        /// The signed-in user's email.
+        email: opt String = "email",
+        /// The organization.
+        organization: opt String = "organization",
+        /// The plan, e.g. `max`.
+        subscription_type: opt String = "subscriptionType",
+        /// Where the OAuth token came from.
+        token_source: opt String = "tokenSource",
+        /// Where the API key came from, e.g. `ANTHROPIC_API_KEY`.
+        api_key_source: opt String = "apiKeySource",
+        /// `firstParty`, `bedrock`, `vertex`, `foundry`, `anthropicAws`,
+        /// `anthropicGoogleCloud`, `mantle`, `gateway` (an open set).
+        api_provider: opt String = "apiProvider",
     }
 }
 

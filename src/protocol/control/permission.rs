@@ -6,6 +6,7 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use super::provenance::McpServerProvenance;
 use crate::protocol::de::Key;
 
 wire_struct! {
@@ -30,6 +31,25 @@ wire_struct! {
         decision_reason: opt Value = "decision_reason",
         /// The subagent making the call, if any.
         agent_id: opt String = "agent_id",
+        /// The prompt's title, when the CLI words the ask itself (e.g.
+        /// "Claude wants to read foo.txt").
+        title: opt String = "title",
+        /// The MCP server serving the tool, for `mcp__*` tools.
+        mcp_server: opt McpServerProvenance = "mcp_server",
+    }
+}
+
+string_enum! {
+    /// What a permission answer meant to the user, for the CLI's
+    /// `tool_decision` telemetry. Unset, the CLI infers it (temporary for
+    /// an allow, reject for a deny).
+    pub enum DecisionClassification {
+        /// Allowed once.
+        UserTemporary = "user_temporary",
+        /// Always allowed (the click and later cache hits).
+        UserPermanent = "user_permanent",
+        /// Denied.
+        UserReject = "user_reject",
     }
 }
 
@@ -134,7 +154,11 @@ wire_struct! {
 /// use claude_agent::protocol::PermissionResult;
 /// use serde_json::json;
 ///
-/// let deny = PermissionResult::Deny { message: "no".into(), interrupt: Some(true) };
+/// let deny = PermissionResult::Deny {
+///     message: "no".into(),
+///     interrupt: Some(true),
+///     decision_classification: None,
+/// };
 /// assert_eq!(
 ///     serde_json::to_value(&deny).unwrap(),
 ///     json!({"behavior": "deny", "message": "no", "interrupt": true})
@@ -152,6 +176,12 @@ pub enum PermissionResult {
         /// Rule changes to apply.
         #[serde(rename = "updatedPermissions", skip_serializing_if = "Option::is_none")]
         updated_permissions: Option<Vec<PermissionUpdate>>,
+        /// What the allow meant to the user (telemetry).
+        #[serde(
+            rename = "decisionClassification",
+            skip_serializing_if = "Option::is_none"
+        )]
+        decision_classification: Option<DecisionClassification>,
     },
     /// Refuse the call.
     Deny {
@@ -160,7 +190,45 @@ pub enum PermissionResult {
         /// Also stop the turn.
         #[serde(skip_serializing_if = "Option::is_none")]
         interrupt: Option<bool>,
+        /// What the deny meant to the user (telemetry).
+        #[serde(
+            rename = "decisionClassification",
+            skip_serializing_if = "Option::is_none"
+        )]
+        decision_classification: Option<DecisionClassification>,
     },
+}
+
+impl PermissionResult {
+    /// The same answer, classified for the CLI's telemetry.
+    #[must_use]
+    pub fn with_classification(mut self, classification: DecisionClassification) -> Self {
+        match &mut self {
+            Self::Allow {
+                decision_classification,
+                ..
+            }
+            | Self::Deny {
+                decision_classification,
+                ..
+            } => *decision_classification = Some(classification),
+        }
+        self
+    }
+
+    /// How the answer is classified, if it is.
+    pub fn classification(&self) -> Option<&DecisionClassification> {
+        match self {
+            Self::Allow {
+                decision_classification,
+                ..
+            }
+            | Self::Deny {
+                decision_classification,
+                ..
+            } => decision_classification.as_ref(),
+        }
+    }
 }
 
 impl<'de> Deserialize<'de> for PermissionResult {
@@ -177,6 +245,7 @@ impl<'de> Deserialize<'de> for PermissionResult {
             ) -> Result<PermissionResult, A::Error> {
                 let (mut behavior, mut input, mut perms, mut message, mut interrupt) =
                     (None, None, None, None, None);
+                let mut classification = None;
                 while let Some(k) = map.next_key::<Key<'de>>()? {
                     match k.as_str() {
                         "behavior" => behavior = Some(map.next_value::<PermissionBehavior>()?),
@@ -184,6 +253,7 @@ impl<'de> Deserialize<'de> for PermissionResult {
                         "updatedPermissions" => perms = map.next_value()?,
                         "message" => message = map.next_value()?,
                         "interrupt" => interrupt = map.next_value()?,
+                        "decisionClassification" => classification = map.next_value()?,
                         _ => {
                             map.next_value::<IgnoredAny>()?;
                         }
@@ -193,10 +263,12 @@ impl<'de> Deserialize<'de> for PermissionResult {
                     Some(PermissionBehavior::Allow) => Ok(PermissionResult::Allow {
                         updated_input: input,
                         updated_permissions: perms,
+                        decision_classification: classification,
                     }),
                     Some(PermissionBehavior::Deny) => Ok(PermissionResult::Deny {
                         message: message.unwrap_or_default(),
                         interrupt,
+                        decision_classification: classification,
                     }),
                     Some(other) => Err(de::Error::unknown_variant(
                         other.as_str(),

@@ -144,3 +144,13 @@ wire_struct! {
         backgrounded: opt bool = "backgrounded",
     }
 }
+
+wire_struct! {
+    /// The reply to `set_mcp_permission_mode_override`.
+    #[derive(Default)]
+    pub struct McpPermissionModeOverrideReply = "control_response/set_mcp_permission_mode_override", builder McpPermissionModeOverrideReplyBuilder {
+        /// Set when no known MCP server has that name (the override is
+        /// stored anyway and applies once one connects).
+        warning: opt String = "warning",
+    }
+}

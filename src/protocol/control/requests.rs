@@ -114,6 +114,19 @@ impl SetMaxThinkingTokens {
 }
 
 wire_struct! {
+    /// `set_mcp_permission_mode_override`: how one MCP server's tool calls
+    /// are asked about, whatever the session's permission mode.
+    #[derive(Default)]
+    pub struct SetMcpPermissionModeOverride = "control_request/set_mcp_permission_mode_override", builder SetMcpPermissionModeOverrideBuilder {
+        /// The server, as registered.
+        server_name: opt String = "serverName",
+        /// `default` (ask for every call) or `auto` (the auto-mode
+        /// classifier decides); null clears the override.
+        mode: opt String = "mode",
+    }
+}
+
+wire_struct! {
     /// `apply_flag_settings`: merge settings into the session's flag layer.
     #[derive(Default)]
     pub struct ApplyFlagSettings = "control_request/apply_flag_settings", builder ApplyFlagSettingsBuilder {

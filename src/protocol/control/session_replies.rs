@@ -226,3 +226,29 @@ wire_struct! {
         path: opt String = "path",
     }
 }
+
+wire_struct! {
+    /// The reply to `set_cwd`, by `status`: `ok`, `needs_trust` or
+    /// `rejected`. [`CwdChange`](crate::client::CwdChange) is its typed
+    /// reading.
+    #[derive(Default)]
+    pub struct SetCwdReply = "control_response/set_cwd", builder SetCwdReplyBuilder {
+        /// `ok`, `needs_trust` or `rejected`.
+        status: opt String = "status",
+        /// `ok`: the canonical directory the session now runs in.
+        cwd: opt String = "cwd",
+        /// `ok`: false when it already ran there (a no-op).
+        changed: opt bool = "changed",
+        /// `ok`: false only when the transcript could not follow the move.
+        transcript_relocated: opt bool = "transcript_relocated",
+        /// `needs_trust`: the canonical directory to show a trust dialog for.
+        directory: opt String = "directory",
+        /// `needs_trust`: the repository root that accepting would trust.
+        trust_root: opt String = "trust_root",
+        /// `rejected`: `not_found`, `not_a_directory`, `blocked_by_rule`,
+        /// `busy`, `unsafe_path`, `remote_origin`.
+        reason: opt String = "reason",
+        /// `rejected`: why, in words.
+        message: opt String = "message",
+    }
+}

@@ -82,3 +82,19 @@ wire_struct! {
         task_id: opt String = "task_id",
     }
 }
+
+wire_struct! {
+    /// `set_cwd` (marked internal by the CLI): move the session to another
+    /// working directory, as `/cd` does. Before the first turn the session
+    /// starts over as if launched there; after one, the move is appended as
+    /// a notice. Refused while a turn runs.
+    #[derive(Default)]
+    pub struct SetCwd = "control_request/set_cwd", builder SetCwdBuilder {
+        /// The directory (tilde-expanded and canonicalized by the CLI).
+        path: opt String = "path",
+        /// The user accepted a trust dialog for `trusted_directory`.
+        trust_accepted: opt bool = "trust_accepted",
+        /// The `directory` of the `needs_trust` reply being answered.
+        trusted_directory: opt String = "trusted_directory",
+    }
+}

@@ -9,17 +9,7 @@
 use serde_json::{Number, Value};
 
 use crate::protocol::control::permission::PermissionUpdate;
-
-wire_struct! {
-    /// Which MCP server a tool came from (`mcp_server` of the tool events).
-    #[derive(Default)]
-    pub struct McpServerProvenance = "mcp server provenance", builder McpServerProvenanceBuilder {
-        /// The server's name.
-        name: opt String = "name",
-        /// Where it was configured (e.g. `sdk`, `project`, a plugin).
-        source: opt String = "source",
-    }
-}
+pub use crate::protocol::control::provenance::McpServerProvenance;
 
 wire_struct! {
     /// `PreToolUse`: a tool is about to run.
