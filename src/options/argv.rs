@@ -7,8 +7,8 @@ use super::json::to_argv_json;
 use super::mcp::McpConfigDoc;
 use super::mcp_delivery::{argv_servers, initialize_servers};
 use super::{
-    CommandContext, McpServers, Options, OptionsError, OutputFormat, PluginDelivery,
-    SettingSource, Settings, Skills, SystemPrompt, Thinking, Tools,
+    CommandContext, McpServers, Options, OptionsError, OutputFormat, PluginDelivery, SettingSource,
+    Settings, Skills, SystemPrompt, Thinking, Tools,
 };
 
 /// Accumulates argv, refusing values that cannot be passed to a process.
@@ -209,9 +209,7 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
         McpServers::Path(p) => a.pair("--mcp-config", p.as_ref(), "mcp_servers")?,
     }
     // The CLI must read the initialize request at startup to start them.
-    if !initialize_servers(&o.mcp_servers, o.mcp_delivery).is_empty()
-        || plugins_in_initialize(o)
-    {
+    if !initialize_servers(&o.mcp_servers, o.mcp_delivery).is_empty() || plugins_in_initialize(o) {
         a.flag("--await-initialize");
     }
     if o.include_partial_messages {

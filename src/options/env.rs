@@ -63,7 +63,11 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     if o.enable_file_checkpointing {
         plan.put(CHECKPOINTING, "true");
     }
-    if let Some(format) = o.tool_config.as_ref().and_then(|c| c.question_preview_format) {
+    if let Some(format) = o
+        .tool_config
+        .as_ref()
+        .and_then(|c| c.question_preview_format)
+    {
         plan.put(QUESTION_PREVIEW_FORMAT, format.as_str());
     }
     if let Some(cwd) = &o.cwd {

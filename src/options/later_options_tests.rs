@@ -16,7 +16,11 @@ fn system_prompt_blocks_travel_in_initialize_over_an_empty_flag() {
         SystemPrompt::blocks(["static rules", SYSTEM_PROMPT_DYNAMIC_BOUNDARY, "today"])
             .snapshot(false),
     );
-    assert_eq!(argv(o.clone()), with(&[]), "argv keeps --system-prompt \"\"");
+    assert_eq!(
+        argv(o.clone()),
+        with(&[]),
+        "argv keeps --system-prompt \"\""
+    );
     assert_eq!(
         init(&o),
         json!({"subtype": "initialize", "hooks": null,
@@ -88,12 +92,7 @@ fn project_config_root_goes_before_add_dirs() {
         .project_config_root("/repo/main");
     assert_eq!(
         argv(o),
-        with(&[
-            "--project-config-root",
-            "/repo/main",
-            "--add-dir",
-            "/extra"
-        ])
+        with(&["--project-config-root", "/repo/main", "--add-dir", "/extra"])
     );
     // A path that starts with '-' cannot be read as a flag.
     assert_eq!(
