@@ -12,9 +12,12 @@ use crate::options::McpServerConfig;
 use claude_agent_actors::CancellationToken;
 
 fn tool(name: &str) -> Tool {
-    Tool::new(name, "d", json!({"type": "object"}), |_args: Value, _ctx| async {
-        Ok(ToolResult::text("ok"))
-    })
+    Tool::new(
+        name,
+        "d",
+        json!({"type": "object"}),
+        |_args: Value, _ctx| async { Ok(ToolResult::text("ok")) },
+    )
 }
 
 async fn ask(server: &SdkMcpServer, method: &str) -> Value {
@@ -71,7 +74,10 @@ async fn instructions_are_in_the_initialize_reply_only_when_set() {
 fn the_timeout_is_in_the_sdk_config_in_milliseconds() {
     let server = SdkMcpServer::new("box", "1").timeout(Duration::from_secs(5));
     let config = serde_json::to_value(server.cli_config()).unwrap();
-    assert_eq!(config, json!({"type": "sdk", "name": "box", "timeout": 5000}));
+    assert_eq!(
+        config,
+        json!({"type": "sdk", "name": "box", "timeout": 5000})
+    );
     assert_eq!(
         SdkMcpServer::new("box", "1").cli_config(),
         McpServerConfig::sdk("box")
