@@ -28,8 +28,9 @@
 //! - `resume`, `session_id`, `resume_session_at`, `setting_sources` always use
 //!   `--flag=value`.
 //! - Free text and paths (`system_prompt` text, appended prompt, prompt file,
-//!   `settings`, `mcp_servers` JSON or path, `add_dirs`, `plugins`,
-//!   `output_format`, `extra_args` values) use a separate argv element like
+//!   `settings`, `managed_settings`, `mcp_servers` JSON or path, `add_dirs`,
+//!   `project_config_root`, `plugins`, `debug_file`, `output_format`,
+//!   `extra_args` values) use a separate argv element like
 //!   the official SDKs, and switch to `--flag=value` when the value starts
 //!   with `-`: a prompt may legitimately start with `- `.
 //! - Names (`model`, `fallback_model`, `permission_prompt_tool_name`, tools,
