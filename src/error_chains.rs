@@ -463,7 +463,10 @@ fn samples() -> Vec<Sample> {
             project_key: "p".into(),
             source: store_backend(),
         },
-        ResumeError::Timeout { key: "p/s1".into() },
+        ResumeError::Timeout {
+            key: "p/s1".into(),
+            after: std::time::Duration::from_secs(60),
+        },
         ResumeError::Write {
             path: "/home/u/.claude/projects/p".into(),
             source: io_error(),

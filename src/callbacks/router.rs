@@ -164,6 +164,11 @@ impl Callbacks {
         self.mcp_servers.iter().map(SdkMcpServer::name).collect()
     }
 
+    /// The in-process MCP servers, in registration order.
+    pub(crate) fn sdk_servers(&self) -> &[SdkMcpServer] {
+        &self.mcp_servers
+    }
+
     fn permission(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
         let callback = self
             .can_use_tool

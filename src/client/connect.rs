@@ -194,20 +194,20 @@ impl ClientBuilder {
 
     /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
     fn register_sdk_servers(&mut self) -> Result<()> {
-        let names: Vec<String> = self
+        let configs: Vec<(String, McpServerConfig)> = self
             .callbacks
-            .sdk_server_names()
-            .into_iter()
-            .map(str::to_owned)
+            .sdk_servers()
+            .iter()
+            .map(|s| (s.name().to_owned(), s.cli_config()))
             .collect();
-        if names.is_empty() {
+        if configs.is_empty() {
             return Ok(());
         }
         match &mut self.options.mcp_servers {
             McpServers::Servers(list) => {
-                for name in names {
+                for (name, config) in configs {
                     if !list.iter().any(|(n, _)| *n == name) {
-                        list.push((name.clone(), McpServerConfig::Sdk { name }));
+                        list.push((name, config));
                     }
                 }
                 Ok(())
@@ -224,10 +224,10 @@ impl ClientBuilder {
                     .ok_or_else(|| {
                         Error::InvalidConfig("mcp config json has no mcpServers object".into())
                     })?;
-                for name in names {
-                    servers
-                        .entry(name.clone())
-                        .or_insert_with(|| serde_json::json!({"type": "sdk", "name": name}));
+                for (name, config) in configs {
+                    let config = serde_json::to_value(config)
+                        .map_err(|e| Error::Encode(crate::protocol::EncodeError(e)))?;
+                    servers.entry(name).or_insert(config);
                 }
                 *text = v.to_string();
                 Ok(())

@@ -153,7 +153,8 @@ impl Client {
         for s in &set.in_process {
             servers.insert(
                 s.name().to_owned(),
-                json!({"type": "sdk", "name": s.name()}),
+                serde_json::to_value(s.cli_config())
+                    .map_err(|e| Error::Encode(crate::protocol::EncodeError(e)))?,
             );
         }
         for (name, config) in &set.external {

@@ -11,7 +11,8 @@ use crate::Result;
 use crate::store::materialize::materialize_loaded;
 use crate::store::mirror;
 use crate::store::{
-    SessionKey, SessionStore, is_session_id, latest_session, materialize_session, project_key_for,
+    LOAD_TIMEOUT, SessionKey, SessionStore, is_session_id, latest_session, materialize_session,
+    project_key_for,
 };
 
 /// Restores a resumed session from the store.
@@ -60,12 +61,16 @@ impl Extension for StoreRestoreExtension {
         let project = self.project_key.clone().unwrap_or_else(|| local.clone());
         let dir = mirror::projects_dir(&options.env).join(local);
         let store = &*self.store;
+        let within = options.load_timeout.unwrap_or(LOAD_TIMEOUT);
         let done = match resume {
-            Some(id) => materialize_session(store, &SessionKey::new(project, id), &dir).await?,
-            None => match latest_session(store, &project).await? {
+            Some(id) => {
+                let key = SessionKey::new(project, id);
+                materialize_session(store, &key, &dir, within).await?
+            }
+            None => match latest_session(store, &project, within).await? {
                 Some((id, main)) => {
                     let key = SessionKey::new(project, id.clone());
-                    let done = materialize_loaded(store, &key, main, &dir).await?;
+                    let done = materialize_loaded(store, &key, main, &dir, within).await?;
                     tracing::debug!(%key, "continue: resuming the store's newest session");
                     options.resume = Some(id);
                     Some(done)

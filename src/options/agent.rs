@@ -55,6 +55,21 @@ pub struct AgentDefinition {
     /// Permission mode for the agent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub permission_mode: Option<PermissionMode>,
+    /// Token count at which the agent, run as a subagent, compacts its own
+    /// conversation; it only lowers the window it would inherit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_compact_window: Option<u64>,
+    /// Run as a subagent without the user, project and local `CLAUDE.md`
+    /// files (managed policy files are kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub omit_claude_md: Option<bool>,
+    /// Agent type started as a read-only background observer whenever this
+    /// agent runs, or a comma-separated list of up to four.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer: Option<String>,
+    /// Text appended to each activity digest sent to the observer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observer_message: Option<String>,
     /// Fields this crate does not know yet, written as given.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -7,8 +7,8 @@ use super::json::to_argv_json;
 use super::mcp::McpConfigDoc;
 use super::mcp_delivery::{argv_servers, initialize_servers};
 use super::{
-    CommandContext, McpServers, Options, OptionsError, OutputFormat, SettingSource, Settings,
-    Skills, SystemPrompt, Thinking, Tools,
+    CommandContext, McpServers, Options, OptionsError, OutputFormat, PluginDelivery, SettingSource,
+    Settings, Skills, SystemPrompt, Thinking, Tools,
 };
 
 /// Accumulates argv, refusing values that cannot be passed to a process.
@@ -73,7 +73,10 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     a.flag("--verbose");
 
     match &o.system_prompt {
-        None => a.pair("--system-prompt", "".as_ref(), "system_prompt")?,
+        // Blocks travel in `initialize`, which replaces this empty prompt.
+        None | Some(SystemPrompt::Blocks { .. }) => {
+            a.pair("--system-prompt", "".as_ref(), "system_prompt")?
+        }
         Some(SystemPrompt::Text(t) | SystemPrompt::Custom { prompt: t, .. }) => {
             a.pair("--system-prompt", t.as_ref(), "system_prompt")?
         }
@@ -144,11 +147,21 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
             "permission_prompt_tool_name",
         )?;
     }
+    if let Some(who) = o.permission_prompts {
+        a.pair(
+            "--permission-prompts",
+            who.as_str().as_ref(),
+            "permission_prompts",
+        )?;
+    }
     if ctx.session_mirror {
         a.flag("--session-mirror");
     }
     if let Some(m) = o.permission_mode {
         a.pair("--permission-mode", m.as_str().as_ref(), "permission_mode")?;
+    }
+    if o.allow_dangerously_skip_permissions {
+        a.flag("--allow-dangerously-skip-permissions");
     }
     if o.continue_conversation {
         a.flag("--continue");
@@ -173,6 +186,13 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     if let Some(s) = settings_value(o)? {
         a.pair("--settings", &s, "settings")?;
     }
+    if let Some(root) = &o.project_config_root {
+        a.pair(
+            "--project-config-root",
+            root.as_ref(),
+            "project_config_root",
+        )?;
+    }
     for dir in &o.add_dirs {
         a.pair("--add-dir", dir.as_ref(), "add_dirs")?;
     }
@@ -189,7 +209,7 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
         McpServers::Path(p) => a.pair("--mcp-config", p.as_ref(), "mcp_servers")?,
     }
     // The CLI must read the initialize request at startup to start them.
-    if !initialize_servers(&o.mcp_servers, o.mcp_delivery).is_empty() {
+    if !initialize_servers(&o.mcp_servers, o.mcp_delivery).is_empty() || plugins_in_initialize(o) {
         a.flag("--await-initialize");
     }
     if o.include_partial_messages {
@@ -212,8 +232,19 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
             "setting_sources",
         )?;
     }
-    for dir in &o.plugins {
-        a.pair("--plugin-dir", dir.as_ref(), "plugins")?;
+    if !plugins_in_initialize(o) {
+        for dir in &o.plugins {
+            a.pair("--plugin-dir", dir.as_ref(), "plugins")?;
+        }
+    }
+    if let Some(path) = &o.debug_file {
+        a.pair("--debug-file", path.as_ref(), "debug_file")?;
+    } else if o.debug {
+        a.flag("--debug");
+    }
+    if let Some(managed) = &o.managed_settings {
+        let text = to_argv_json(managed, "managed_settings")?;
+        a.pair("--managed-settings", text.as_ref(), "managed_settings")?;
     }
     for (name, value) in &o.extra_args {
         let flag = format!("--{name}");
@@ -250,6 +281,14 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> Result<Vec<OsString>, 
     a.flag("--input-format");
     a.flag("stream-json");
     Ok(a.0)
+}
+
+/// Plugins go in `initialize` (and so the CLI must await it). JSON carries
+/// only UTF-8, so a list with another path stays on argv, which carries it.
+pub(crate) fn plugins_in_initialize(o: &Options) -> bool {
+    o.plugin_delivery == PluginDelivery::Initialize
+        && !o.plugins.is_empty()
+        && o.plugins.iter().all(|p| p.to_str().is_some())
 }
 
 /// `allowed_tools` plus the `Skill` rules [`Options::skills`] implies.

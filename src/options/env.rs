@@ -2,6 +2,7 @@
 
 use std::ffi::OsString;
 
+use super::tool_config::QUESTION_PREVIEW_FORMAT;
 use super::{CommandContext, Options};
 
 const ENTRYPOINT: &str = "CLAUDE_CODE_ENTRYPOINT";
@@ -35,7 +36,7 @@ impl EnvPlan {
 
 /// Precedence, lowest first: inherited env < our defaults (entrypoint, trace
 /// context) < the user's `env` < values the SDK owns (version, client app,
-/// checkpointing, `PWD`). The derived client-app label is always removed.
+/// checkpointing, tool config, `PWD`). The derived client-app label is always removed.
 pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     let user_sets = |name: &str| o.env.iter().any(|(k, _)| k == name);
     let mut plan = EnvPlan {
@@ -61,6 +62,13 @@ pub(crate) fn build(o: &Options, ctx: &CommandContext) -> EnvPlan {
     }
     if o.enable_file_checkpointing {
         plan.put(CHECKPOINTING, "true");
+    }
+    if let Some(format) = o
+        .tool_config
+        .as_ref()
+        .and_then(|c| c.question_preview_format)
+    {
+        plan.put(QUESTION_PREVIEW_FORMAT, format.as_str());
     }
     if let Some(cwd) = &o.cwd {
         plan.put("PWD", cwd);

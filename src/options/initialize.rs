@@ -7,8 +7,12 @@ use super::{Options, Skills, SystemPrompt};
 impl Options {
     /// The `request` payload of the `initialize` control request:
     /// `{"subtype": "initialize", "hooks": ...}` plus, when set, `agents`,
-    /// `excludeDynamicSections`, `systemPromptSnapshot`, `skills` (a list
-    /// only), `mcpServers` (the external servers, see
+    /// `excludeDynamicSections`, `systemPrompt` (blocks),
+    /// `systemPromptSnapshot`, `planModeInstructions`, `toolAliases`,
+    /// `title`, `promptSuggestions`, `agentProgressSummaries`,
+    /// `perTaskStopAffordance: true`, `plugins` (with
+    /// [`PluginDelivery::Initialize`](super::PluginDelivery)), `skills` (a
+    /// list only), `mcpServers` (the external servers, see
     /// [`McpDelivery`](super::McpDelivery)), `forwardSubagentText: true`, and the
     /// [`initialize_extra`](Options::initialize_extra) fields none of these
     /// took.
@@ -45,17 +49,24 @@ impl Options {
         {
             req.insert("excludeDynamicSections".into(), (*on).into());
         }
+        if let Some(SystemPrompt::Blocks { blocks, .. }) = &self.system_prompt {
+            req.insert("systemPrompt".into(), blocks.clone().into());
+        }
         if let Some(
             SystemPrompt::Custom {
                 snapshot: Some(on), ..
             }
             | SystemPrompt::Preset {
                 snapshot: Some(on), ..
+            }
+            | SystemPrompt::Blocks {
+                snapshot: Some(on), ..
             },
         ) = &self.system_prompt
         {
             req.insert("systemPromptSnapshot".into(), (*on).into());
         }
+        self.insert_later_fields(&mut req);
         // `All` and unset both mean no filter on the wire.
         if let Some(Skills::List(skills)) = &self.skills {
             req.insert("skills".into(), skills.clone().into());
@@ -72,6 +83,43 @@ impl Options {
             req.entry(key.clone()).or_insert_with(|| value.clone());
         }
         Value::Object(req)
+    }
+}
+
+impl Options {
+    /// The fields of options the TypeScript SDK added later, when set.
+    fn insert_later_fields(&self, req: &mut Map<String, Value>) {
+        if let Some(text) = &self.plan_mode_instructions {
+            req.insert("planModeInstructions".into(), text.clone().into());
+        }
+        if !self.tool_aliases.is_empty() {
+            let aliases = self
+                .tool_aliases
+                .iter()
+                .map(|(name, target)| (name.clone(), Value::from(target.clone())))
+                .collect();
+            req.insert("toolAliases".into(), Value::Object(aliases));
+        }
+        if let Some(title) = &self.title {
+            req.insert("title".into(), title.clone().into());
+        }
+        if let Some(on) = self.prompt_suggestions {
+            req.insert("promptSuggestions".into(), on.into());
+        }
+        if let Some(on) = self.agent_progress_summaries {
+            req.insert("agentProgressSummaries".into(), on.into());
+        }
+        if self.per_task_stop_affordance {
+            req.insert("perTaskStopAffordance".into(), true.into());
+        }
+        if super::argv::plugins_in_initialize(self) {
+            let plugins = self
+                .plugins
+                .iter()
+                .map(|p| serde_json::json!({"type": "local", "path": p.to_string_lossy()}))
+                .collect();
+            req.insert("plugins".into(), Value::Array(plugins));
+        }
     }
 }
 

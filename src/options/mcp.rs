@@ -63,6 +63,10 @@ pub enum McpServerConfig {
     Sdk {
         /// The server name used in `mcp_message` requests.
         name: String,
+        /// Per-call time limit for its tools, in milliseconds (see
+        /// [`SdkMcpServer::timeout`](crate::callbacks::mcp::SdkMcpServer::timeout)).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timeout: Option<u64>,
     },
     /// Any other configuration, written as given (forward compatibility).
     #[serde(untagged)]
@@ -101,7 +105,10 @@ impl McpServerConfig {
 
     /// An in-process SDK server called `name`.
     pub fn sdk(name: impl Into<String>) -> Self {
-        Self::Sdk { name: name.into() }
+        Self::Sdk {
+            name: name.into(),
+            timeout: None,
+        }
     }
 }
 

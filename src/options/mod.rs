@@ -28,8 +28,9 @@
 //! - `resume`, `session_id`, `resume_session_at`, `setting_sources` always use
 //!   `--flag=value`.
 //! - Free text and paths (`system_prompt` text, appended prompt, prompt file,
-//!   `settings`, `mcp_servers` JSON or path, `add_dirs`, `plugins`,
-//!   `output_format`, `extra_args` values) use a separate argv element like
+//!   `settings`, `managed_settings`, `mcp_servers` JSON or path, `add_dirs`,
+//!   `project_config_root`, `plugins`, `debug_file`, `output_format`,
+//!   `extra_args` values) use a separate argv element like
 //!   the official SDKs, and switch to `--flag=value` when the value starts
 //!   with `-`: a prompt may legitimately start with `- `.
 //! - Names (`model`, `fallback_model`, `permission_prompt_tool_name`, tools,
@@ -40,6 +41,7 @@
 mod agent;
 mod argv;
 mod builder;
+mod builder_more;
 mod command;
 mod env;
 mod error;
@@ -48,11 +50,14 @@ mod json;
 mod mcp;
 mod mcp_delivery;
 mod sandbox;
+mod tool_config;
 mod types;
 mod validate;
 
 #[cfg(test)]
 mod argv_tests;
+#[cfg(test)]
+mod later_options_tests;
 #[cfg(test)]
 mod newer_options_tests;
 #[cfg(test)]
@@ -64,14 +69,17 @@ pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
 pub use mcp_delivery::{McpDelivery, McpDeliveryError};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
+pub use tool_config::{PreviewFormat, ToolConfig};
 pub use types::{
-    Effort, OutputFormat, PermissionMode, SettingSource, Settings, Skills, SystemPrompt, Thinking,
+    Effort, OutputFormat, PermissionMode, PermissionPrompts, PluginDelivery,
+    SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SettingSource, Settings, Skills, SystemPrompt, Thinking,
     ThinkingDisplay, Tools,
 };
 
 use serde_json::Value;
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Everything that configures one Claude Code session, as in the official
 /// Agent SDKs. See the [module docs](self) for how values reach the CLI.
@@ -205,6 +213,51 @@ pub struct Options {
     /// given. A field an option above sets, and `subtype` and `hooks`, are
     /// not replaced. Builder: [`initialize_field`](Self::initialize_field).
     pub initialize_extra: serde_json::Map<String, Value>,
+    /// The trusted checkout `cwd` is a worktree of: project settings,
+    /// `.mcp.json`, the `.claude` trees and `CLAUDE_PROJECT_DIR` come from
+    /// here instead of `cwd` (`--project-config-root DIR`; an absolute
+    /// path).
+    pub project_config_root: Option<PathBuf>,
+    /// Tool-name aliases, single hop: a model `tool_use` named by a key runs
+    /// the tool its value names (`toolAliases` in `initialize`). Builder:
+    /// [`tool_alias`](Self::tool_alias), one pair at a time.
+    pub tool_aliases: Vec<(String, String)>,
+    /// Settings of built-in tools (`toolConfig`, through the CLI's
+    /// environment).
+    pub tool_config: Option<ToolConfig>,
+    /// Declare that this host shows a stop control per background task
+    /// wired to `stop_task`, so an interrupt spares running background
+    /// agents (`perTaskStopAffordance` in `initialize`).
+    pub per_task_stop_affordance: bool,
+    /// Workflow text that replaces the default body of the plan-mode
+    /// reminder (`planModeInstructions` in `initialize`).
+    pub plan_mode_instructions: Option<String>,
+    /// Allow `bypassPermissions` in this session
+    /// (`--allow-dangerously-skip-permissions`).
+    pub allow_dangerously_skip_permissions: bool,
+    /// Who answers permission prompts (`--permission-prompts`).
+    pub permission_prompts: Option<PermissionPrompts>,
+    /// How [`plugins`](Self::plugins) reach the CLI.
+    pub plugin_delivery: PluginDelivery,
+    /// Emit a `prompt_suggestion` after each turn (`promptSuggestions` in
+    /// `initialize`); `false` turns them off where settings turn them on.
+    pub prompt_suggestions: Option<bool>,
+    /// AI-written progress summaries for running subagents on
+    /// `task_progress` (`agentProgressSummaries` in `initialize`).
+    pub agent_progress_summaries: Option<bool>,
+    /// Policy-tier settings from this parent process (`--managed-settings
+    /// JSON`); the CLI keeps only their restrictive parts.
+    pub managed_settings: Option<serde_json::Map<String, Value>>,
+    /// Debug logging (`--debug`); [`debug_file`](Self::debug_file) wins.
+    pub debug: bool,
+    /// Write debug logs to this file (`--debug-file PATH`).
+    pub debug_file: Option<PathBuf>,
+    /// Title of a new session, instead of one generated from the first
+    /// prompt (`title` in `initialize`); a resumed session keeps its own.
+    pub title: Option<String>,
+    /// Bound on each session-store call while restoring a session before
+    /// the spawn (`loadTimeoutMs`); unset: 60 s.
+    pub load_timeout: Option<Duration>,
 }
 
 impl Options {

@@ -51,9 +51,35 @@ pub enum SystemPrompt {
         /// the CLI's default (recorded). Claude Code 2.1.257 or later.
         snapshot: Option<bool>,
     },
+    /// A custom system prompt as blocks (TS `systemPrompt: string[]`), sent
+    /// in `initialize` as `systemPrompt`. An element equal to
+    /// [`SYSTEM_PROMPT_DYNAMIC_BOUNDARY`] marks where the static prefix,
+    /// cacheable across sessions, ends and the per-session suffix begins.
+    /// The command line carries `--system-prompt ""`, which the blocks
+    /// replace once the CLI reads `initialize`.
+    Blocks {
+        /// The blocks, in order.
+        blocks: Vec<String>,
+        /// As for [`Custom`](Self::Custom): whether the rendered prompt is
+        /// recorded once and reused (`systemPromptSnapshot`).
+        snapshot: Option<bool>,
+    },
 }
 
+/// The block that splits a [`SystemPrompt::Blocks`] prompt into its
+/// cacheable prefix and its per-session suffix (the TS SDK's
+/// `SYSTEM_PROMPT_DYNAMIC_BOUNDARY`).
+pub const SYSTEM_PROMPT_DYNAMIC_BOUNDARY: &str = "__SYSTEM_PROMPT_DYNAMIC_BOUNDARY__";
+
 impl SystemPrompt {
+    /// A custom system prompt given as blocks (see [`Blocks`](Self::Blocks)).
+    pub fn blocks<I: IntoIterator<Item = S>, S: Into<String>>(blocks: I) -> Self {
+        Self::Blocks {
+            blocks: blocks.into_iter().map(Into::into).collect(),
+            snapshot: None,
+        }
+    }
+
     /// The `claude_code` preset with nothing appended.
     pub fn preset() -> Self {
         Self::Preset {
@@ -90,6 +116,10 @@ impl SystemPrompt {
             },
             Self::Text(prompt) | Self::Custom { prompt, .. } => Self::Custom {
                 prompt,
+                snapshot: Some(on),
+            },
+            Self::Blocks { blocks, .. } => Self::Blocks {
+                blocks,
                 snapshot: Some(on),
             },
             file @ Self::File(_) => file,
@@ -278,4 +308,43 @@ pub enum Settings {
     /// A settings file. Passed as a path unless sandbox settings must be
     /// merged in, in which case it is read when the command is built.
     Path(PathBuf),
+}
+
+/// Who answers permission prompts (`--permission-prompts`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum PermissionPrompts {
+    /// `host`, the CLI's default: this process answers, through the
+    /// permission callback or `permission_prompt_tool_name`.
+    Host,
+    /// `none`: nobody answers. The permission mode, rules and hooks still
+    /// decide; anything that would prompt is denied at once, with a message
+    /// telling the model the session has no approval surface, and the
+    /// permission callback is never called.
+    None,
+}
+
+impl PermissionPrompts {
+    /// The CLI's spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Host => "host",
+            Self::None => "none",
+        }
+    }
+}
+
+/// How [`plugins`](super::Options::plugins) reach the CLI.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PluginDelivery {
+    /// One `--plugin-dir` flag per plugin (the default; any CLI version).
+    #[default]
+    Argv,
+    /// The list travels in the `initialize` request (`plugins`) and the CLI
+    /// starts with `--await-initialize`, so the command line does not grow
+    /// with the plugin count. Claude Code 2.1.261 or later. A list with a
+    /// path that is not UTF-8 stays on the command line.
+    Initialize,
 }

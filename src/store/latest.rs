@@ -1,7 +1,9 @@
 //! `continue_conversation` with a store: which stored session the CLI
 //! resumes, as the official SDKs choose it.
 
-use super::materialize::{LOAD_TIMEOUT, ResumeError, is_session_id, load};
+use std::time::Duration;
+
+use super::materialize::{ResumeError, is_session_id, load};
 use super::{SessionKey, SessionStore, StoreEntry};
 
 /// The session `continue_conversation` resumes from `store`: the most
@@ -13,12 +15,14 @@ use super::{SessionKey, SessionStore, StoreEntry};
 /// Candidates are loaded newest first: subagent transcripts written as
 /// top-level sessions often carry the highest mtime, and only their first
 /// entry (`"isSidechain": true`) tells them apart. Ids that are not UUIDs
-/// are skipped: they would not be safe as file names.
+/// are skipped: they would not be safe as file names. Each store call is
+/// bounded by `within`.
 pub async fn latest_session(
     store: &dyn SessionStore,
     project_key: &str,
+    within: Duration,
 ) -> Result<Option<(String, Vec<StoreEntry>)>, ResumeError> {
-    let listed = match tokio::time::timeout(LOAD_TIMEOUT, store.list_sessions(project_key)).await {
+    let listed = match tokio::time::timeout(within, store.list_sessions(project_key)).await {
         Ok(Ok(listed)) => listed,
         Ok(Err(source)) => {
             return Err(ResumeError::List {
@@ -29,6 +33,7 @@ pub async fn latest_session(
         Err(_) => {
             return Err(ResumeError::Timeout {
                 key: project_key.to_owned(),
+                after: within,
             });
         }
     };
@@ -41,7 +46,7 @@ pub async fn latest_session(
     candidates.sort_by(|a, b| b.mtime.cmp(&a.mtime).then(a.session_id.cmp(&b.session_id)));
     for candidate in candidates {
         let key = SessionKey::new(project_key, candidate.session_id);
-        let Some(entries) = load(store, &key).await?.filter(|e| !e.is_empty()) else {
+        let Some(entries) = load(store, &key, within).await?.filter(|e| !e.is_empty()) else {
             continue;
         };
         let sidechain = super::store_entry::raw_is_true(entries[0].field("isSidechain"));
@@ -75,7 +80,10 @@ mod tests {
         put(&store, NEW, json!({"uuid": "b", "type": "user"})).await;
         put(&store, SIDE, json!({"uuid": "c", "isSidechain": true})).await;
         put(&store, "not-a-uuid", json!({"uuid": "d"})).await;
-        let (id, entries) = latest_session(&store, "p").await.unwrap().unwrap();
+        let (id, entries) = latest_session(&store, "p", crate::store::LOAD_TIMEOUT)
+            .await
+            .unwrap()
+            .unwrap();
         assert_eq!(id, NEW);
         assert_eq!(entries, [json!({"uuid": "b", "type": "user"})]);
     }
@@ -84,7 +92,17 @@ mod tests {
     async fn a_project_without_sessions_continues_nothing() {
         let store = MemoryStore::new();
         put(&store, SIDE, json!({"uuid": "c", "isSidechain": true})).await;
-        assert_eq!(latest_session(&store, "p").await.unwrap(), None);
-        assert_eq!(latest_session(&store, "other").await.unwrap(), None);
+        assert_eq!(
+            latest_session(&store, "p", crate::store::LOAD_TIMEOUT)
+                .await
+                .unwrap(),
+            None
+        );
+        assert_eq!(
+            latest_session(&store, "other", crate::store::LOAD_TIMEOUT)
+                .await
+                .unwrap(),
+            None
+        );
     }
 }

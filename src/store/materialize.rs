@@ -8,7 +8,8 @@ use std::time::Duration;
 
 use super::{SessionKey, SessionStore, StoreEntry, StoreError};
 
-/// Bound on each store call while materializing.
+/// Bound on each store call while materializing, unless
+/// [`Options::load_timeout`](crate::Options::load_timeout) sets another.
 pub const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Why a session could not be materialized from a store.
@@ -34,11 +35,14 @@ pub enum ResumeError {
         #[source]
         source: StoreError,
     },
-    /// The store did not answer within [`LOAD_TIMEOUT`].
-    #[error("loading {key} from the session store took over {} s", LOAD_TIMEOUT.as_secs())]
+    /// The store did not answer within the load bound ([`LOAD_TIMEOUT`]
+    /// unless the options set another).
+    #[error("loading {key} from the session store took over {} ms", after.as_millis())]
     Timeout {
         /// The transcript, as `project/session[/subpath]`.
         key: String,
+        /// The bound that passed.
+        after: Duration,
     },
     /// A transcript file could not be written.
     #[error("could not write the session file {}", path.display())]
@@ -78,16 +82,18 @@ pub fn is_session_id(id: &str) -> bool {
 /// list them. A file that already exists is left alone: the CLI's own copy
 /// is at least as complete as the mirror of it. `None` when the store has
 /// no entries for the session (the CLI then gets `--resume` unchanged).
+/// Each store call is bounded by `within`.
 pub async fn materialize_session(
     store: &dyn SessionStore,
     key: &SessionKey,
     project_dir: &Path,
+    within: Duration,
 ) -> Result<Option<Materialized>, ResumeError> {
     let key = key.main();
-    let Some(main) = load(store, &key).await?.filter(|e| !e.is_empty()) else {
+    let Some(main) = load(store, &key, within).await?.filter(|e| !e.is_empty()) else {
         return Ok(None);
     };
-    materialize_loaded(store, &key, main, project_dir)
+    materialize_loaded(store, &key, main, project_dir, within)
         .await
         .map(Some)
 }
@@ -99,12 +105,13 @@ pub(crate) async fn materialize_loaded(
     key: &SessionKey,
     main: Vec<StoreEntry>,
     project_dir: &Path,
+    within: Duration,
 ) -> Result<Materialized, ResumeError> {
     let key = key.main();
     let mut files = vec![(project_dir.join(format!("{}.jsonl", key.session_id)), main)];
     let mut sidecars = Vec::new();
-    let subpaths = match bounded(&key, store.list_subkeys(&key.project_key, &key.session_id)).await
-    {
+    let listing = store.list_subkeys(&key.project_key, &key.session_id);
+    let subpaths = match bounded(&key, listing, within).await {
         Ok(list) => list,
         Err(ResumeError::Load {
             source: StoreError::Unsupported { .. },
@@ -120,7 +127,7 @@ pub(crate) async fn materialize_loaded(
         };
         let file = session_dir.join(format!("{}.jsonl", rel.display()));
         let sub = key.clone().with_subpath(subpath);
-        if let Some(entries) = load(store, &sub).await? {
+        if let Some(entries) = load(store, &sub, within).await? {
             let (meta, transcript) = split_agent_metadata(entries);
             if let Some(meta) = meta {
                 sidecars.push((sidecar_path(&file), meta));
@@ -142,15 +149,17 @@ pub(crate) async fn materialize_loaded(
 pub(crate) async fn load(
     store: &dyn SessionStore,
     key: &SessionKey,
+    within: Duration,
 ) -> Result<Option<Vec<StoreEntry>>, ResumeError> {
-    bounded(key, store.load(key)).await
+    bounded(key, store.load(key), within).await
 }
 
 pub(crate) async fn bounded<T>(
     key: &SessionKey,
     call: impl Future<Output = Result<T, StoreError>>,
+    within: Duration,
 ) -> Result<T, ResumeError> {
-    match tokio::time::timeout(LOAD_TIMEOUT, call).await {
+    match tokio::time::timeout(within, call).await {
         Ok(Ok(v)) => Ok(v),
         Ok(Err(source)) => Err(ResumeError::Load {
             key: key.to_string(),
@@ -158,6 +167,7 @@ pub(crate) async fn bounded<T>(
         }),
         Err(_) => Err(ResumeError::Timeout {
             key: key.to_string(),
+            after: within,
         }),
     }
 }
@@ -310,7 +320,7 @@ mod tests {
             .await
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
-        let done = materialize_session(&store, &key, dir.path())
+        let done = materialize_session(&store, &key, dir.path(), LOAD_TIMEOUT)
             .await
             .unwrap()
             .unwrap();
@@ -324,7 +334,7 @@ mod tests {
         );
 
         // A second run finds both files and leaves them alone.
-        let again = materialize_session(&store, &key, dir.path())
+        let again = materialize_session(&store, &key, dir.path(), LOAD_TIMEOUT)
             .await
             .unwrap()
             .unwrap();
@@ -348,7 +358,9 @@ mod tests {
             .await
             .unwrap();
         let dir = tempfile::tempdir().unwrap();
-        materialize_session(&store, &key, dir.path()).await.unwrap();
+        materialize_session(&store, &key, dir.path(), LOAD_TIMEOUT)
+            .await
+            .unwrap();
         let agents = dir.path().join(ID).join("subagents");
         let transcript = std::fs::read_to_string(agents.join("agent-1.jsonl")).unwrap();
         assert_eq!(transcript, format!("{line}\n"), "transcript lines only");
@@ -365,7 +377,7 @@ mod tests {
     async fn a_session_missing_from_the_store_materializes_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let key = SessionKey::new("p", ID);
-        let done = materialize_session(&MemoryStore::new(), &key, dir.path())
+        let done = materialize_session(&MemoryStore::new(), &key, dir.path(), LOAD_TIMEOUT)
             .await
             .unwrap();
         assert_eq!(done, None);

@@ -22,6 +22,8 @@
 //!   `tools/call` params `-32602`.
 
 mod call;
+#[cfg(test)]
+mod hints_tests;
 mod in_flight;
 pub mod jsonrpc;
 pub(crate) mod live;

@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::sync::Arc;
+use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -53,6 +54,9 @@ pub struct SdkMcpServer {
     resources: Arc<Vec<Resource>>,
     prompts: Arc<Vec<Prompt>>,
     pub(super) in_flight: InFlight,
+    instructions: Option<Arc<str>>,
+    always_load: bool,
+    timeout: Option<Duration>,
 }
 
 impl fmt::Debug for SdkMcpServer {
@@ -86,6 +90,44 @@ impl SdkMcpServer {
             resources: Arc::default(),
             prompts: Arc::default(),
             in_flight: InFlight::default(),
+            instructions: None,
+            always_load: false,
+            timeout: None,
+        }
+    }
+
+    /// Instructions the `initialize` reply carries, which the CLI shows the
+    /// model as this server's instructions block.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into().into());
+        self
+    }
+
+    /// Always include every tool of this server in the prompt, never
+    /// deferred behind tool search (each tool's
+    /// `_meta["anthropic/alwaysLoad"]`, OR'd with the tool's own).
+    pub fn always_load(mut self, on: bool) -> Self {
+        self.always_load = on;
+        self
+    }
+
+    /// Per-call time limit the CLI applies to this server's tools,
+    /// overriding `MCP_TOOL_TIMEOUT` (the `timeout` of its `sdk` config, in
+    /// milliseconds; the CLI ignores values under 1000 ms). Applies when the
+    /// server is first registered.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
+    /// How the CLI is told about this server: `{"type": "sdk", "name": ...}`,
+    /// with `timeout` when set.
+    pub fn cli_config(&self) -> crate::options::McpServerConfig {
+        crate::options::McpServerConfig::Sdk {
+            name: self.name.to_string(),
+            timeout: self
+                .timeout
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
         }
     }
 
@@ -231,7 +273,11 @@ impl SdkMcpServer {
             "initialize" => self.initialize(&params),
             "ping" => json!({}),
             "tools/list" => {
-                let tools: Vec<Value> = self.tools.iter().map(Tool::listing).collect();
+                let tools: Vec<Value> = self
+                    .tools
+                    .iter()
+                    .map(|t| t.listing(self.always_load))
+                    .collect();
                 json!({ "tools": tools })
             }
             "tools/call" => return self.call(id, params, cancel).await,
@@ -282,10 +328,14 @@ impl SdkMcpServer {
         if !self.prompts.is_empty() {
             capabilities["prompts"] = json!({"listChanged": false});
         }
-        json!({
+        let mut reply = json!({
             "protocolVersion": version,
             "capabilities": capabilities,
             "serverInfo": {"name": &*self.name, "version": &*self.version},
-        })
+        });
+        if let Some(text) = &self.instructions {
+            reply["instructions"] = json!(&**text);
+        }
+        reply
     }
 }

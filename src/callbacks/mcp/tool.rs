@@ -157,7 +157,18 @@ pub struct Tool {
     description: String,
     input_schema: Value,
     annotations: Option<ToolAnnotations>,
+    hints: ToolHints,
     pub(crate) handler: Arc<dyn ToolHandler>,
+}
+
+/// Claude Code's own hints for one tool, sent in the listing's `_meta`
+/// under `anthropic/` keys (MCP clients drop annotation fields they do not
+/// know, so the official SDKs put them there).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+struct ToolHints {
+    search_hint: Option<String>,
+    always_load: bool,
+    max_result_size_chars: Option<u64>,
 }
 
 impl fmt::Debug for Tool {
@@ -201,6 +212,7 @@ impl Tool {
             description: description.into(),
             input_schema,
             annotations: None,
+            hints: ToolHints::default(),
             handler: Arc::new(handler),
         }
     }
@@ -208,6 +220,29 @@ impl Tool {
     /// Sets the annotations.
     pub fn annotations(mut self, annotations: ToolAnnotations) -> Self {
         self.annotations = Some(annotations);
+        self
+    }
+
+    /// Words that help tool search find this tool when the CLI defers
+    /// tools behind search (`_meta["anthropic/searchHint"]`).
+    pub fn search_hint(mut self, hint: impl Into<String>) -> Self {
+        self.hints.search_hint = Some(hint.into());
+        self
+    }
+
+    /// Always include this tool in the prompt, never deferred behind tool
+    /// search (`_meta["anthropic/alwaysLoad"]`).
+    pub fn always_load(mut self, on: bool) -> Self {
+        self.hints.always_load = on;
+        self
+    }
+
+    /// The result size, in characters, up to which the CLI keeps a result
+    /// inline instead of saving it and showing a preview
+    /// (`_meta["anthropic/maxResultSizeChars"]`; Python's
+    /// `maxResultSizeChars`).
+    pub fn max_result_size_chars(mut self, chars: u64) -> Self {
+        self.hints.max_result_size_chars = Some(chars);
         self
     }
 
@@ -221,8 +256,10 @@ impl Tool {
         &self.input_schema
     }
 
-    /// The entry for `tools/list`.
-    pub(crate) fn listing(&self) -> Value {
+    /// The entry for `tools/list`; `always_load` is the server's
+    /// [`always_load`](super::SdkMcpServer::always_load), OR'd with the
+    /// tool's own.
+    pub(crate) fn listing(&self, always_load: bool) -> Value {
         let mut v = serde_json::json!({
             "name": &*self.name,
             "description": self.description,
@@ -233,6 +270,19 @@ impl Tool {
                 "annotations".into(),
                 serde_json::to_value(a).unwrap_or_default(),
             );
+        }
+        let mut meta = serde_json::Map::new();
+        if let Some(hint) = &self.hints.search_hint {
+            meta.insert("anthropic/searchHint".into(), hint.clone().into());
+        }
+        if always_load || self.hints.always_load {
+            meta.insert("anthropic/alwaysLoad".into(), true.into());
+        }
+        if let Some(chars) = self.hints.max_result_size_chars {
+            meta.insert("anthropic/maxResultSizeChars".into(), chars.into());
+        }
+        if let (false, Some(obj)) = (meta.is_empty(), v.as_object_mut()) {
+            obj.insert("_meta".into(), Value::Object(meta));
         }
         v
     }
