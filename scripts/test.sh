@@ -62,6 +62,8 @@ if [ -n "${CLAUDE_AGENT_CLI:-}" ]; then
   harness_args+=(--include-ignored)
 fi
 
-features=(--features claude-agent/postgres,claude-agent/redis,claude-agent/nats)
+# Every optional feature whose code has tests: the stores, the fleet,
+# telemetry, typed MCP tools, and the tool's full build.
+features=(--features claude-agent/postgres,claude-agent/redis,claude-agent/nats,claude-agent/telemetry,claude-agent/schemars,claude-agent-cli/full)
 cargo build --workspace --all-targets --locked "${features[@]}"
 cargo test --workspace --locked "${features[@]}" "${cargo_args[@]}" -- "${harness_args[@]}"

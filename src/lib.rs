@@ -81,8 +81,8 @@
 //! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
 //! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
 //! servers, [`Host`] for many sessions with quotas and drain, [`store`] and
-//! [`sessions`] for transcripts that outlive a machine, [`telemetry`] for
-//! OpenTelemetry. How frames *move* (processes, pipes, actors, shutdown)
+//! [`sessions`] for transcripts that outlive a machine, `telemetry` (feature
+//! `telemetry`) for OpenTelemetry. How frames *move* (processes, pipes, actors, shutdown)
 //! is the `claude-agent-actors` crate, re-exported as [`runtime`].
 
 pub mod callbacks;
@@ -92,15 +92,19 @@ pub mod error;
 #[cfg(test)]
 mod error_chains;
 pub mod extensions;
-#[cfg(feature = "nats")]
 pub mod fleet;
 pub mod host;
 pub mod options;
 pub mod prelude;
 pub mod protocol;
+mod random;
 pub mod sessions;
 pub mod store;
+#[cfg(feature = "telemetry")]
 pub mod telemetry;
+#[cfg(not(feature = "telemetry"))]
+#[path = "telemetry_off.rs"]
+pub(crate) mod telemetry;
 pub mod transcript;
 
 pub use client::{
@@ -110,7 +114,8 @@ pub use client::{
 pub use error::{Error, Result};
 pub use extensions::{Extension, SessionReport};
 #[cfg(feature = "nats")]
-pub use fleet::{Fleet, JobOutcome, JobSpec, StreamLayout};
+pub use fleet::{Fleet, StreamLayout};
+pub use fleet::{JobOutcome, JobSpec};
 pub use host::Host;
 pub use options::Options;
 

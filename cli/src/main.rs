@@ -21,6 +21,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod args;
 mod demo;
 mod fake;
+#[cfg(feature = "nats")]
 mod fleet_args;
 mod host;
 mod logging;
@@ -32,7 +33,9 @@ mod shebang;
 mod shell;
 mod signals;
 mod store;
+#[cfg(feature = "nats")]
 mod submit;
+#[cfg(feature = "nats")]
 mod worker;
 
 /// Embed and inspect Claude Code sessions.
@@ -54,9 +57,19 @@ enum Command {
     /// Run an NDJSON file of jobs through a multi-tenant host.
     Host(host::HostArgs),
     /// Pull jobs from a NATS JetStream fleet queue and run them.
+    #[cfg(feature = "nats")]
     Worker(worker::WorkerArgs),
     /// Submit jobs to a NATS JetStream fleet queue (and await their outcomes).
+    #[cfg(feature = "nats")]
     Submit(submit::SubmitArgs),
+    /// `worker` in a build without the fleet.
+    #[cfg(not(feature = "nats"))]
+    #[command(hide = true, disable_help_flag = true)]
+    Worker(NotBuilt),
+    /// `submit` in a build without the fleet.
+    #[cfg(not(feature = "nats"))]
+    #[command(hide = true, disable_help_flag = true)]
+    Submit(NotBuilt),
     /// A short narrated session: the real CLI if installed, else the built-in fake.
     Demo(demo::DemoArgs),
     /// List, show, rename, tag, archive, delete, fork and import sessions.
@@ -68,6 +81,24 @@ enum Command {
     /// The built-in fake CLI (used by `demo`).
     #[command(name = "__fake-cli", hide = true)]
     FakeCli(fake::FakeCliArgs),
+}
+
+/// The arguments of a command this build left out.
+#[cfg(not(feature = "nats"))]
+#[derive(Debug, clap::Args)]
+struct NotBuilt {
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, hide = true)]
+    _args: Vec<String>,
+}
+
+/// Says that `command` needs the fleet, which this build left out.
+#[cfg(not(feature = "nats"))]
+fn fleet_not_built(command: &str) -> ExitCode {
+    eprintln!(
+        "claude-agent: `{command}` needs the fleet (NATS), which this build left out; \
+         install the tool with `--features nats` (or `full`)"
+    );
+    ExitCode::from(EXIT_USAGE)
 }
 
 /// Exit code for command-line usage errors (BSD `EX_USAGE`).
@@ -92,8 +123,14 @@ fn main() -> ExitCode {
         Command::Replay(args) => replay::run(&args),
         Command::Run(args) => run::run(args),
         Command::Host(args) => host::run(args),
+        #[cfg(feature = "nats")]
         Command::Worker(args) => worker::run(args),
+        #[cfg(feature = "nats")]
         Command::Submit(args) => submit::run(args),
+        #[cfg(not(feature = "nats"))]
+        Command::Worker(_) => fleet_not_built("worker"),
+        #[cfg(not(feature = "nats"))]
+        Command::Submit(_) => fleet_not_built("submit"),
         Command::Demo(args) => demo::run(&args),
         Command::Sessions(args) => sessions::run(args),
         Command::Completions(args) => shell::completions(&args, Cli::command()),

@@ -10,9 +10,6 @@
 //!     HookEventKind, HookMatcher, Hooks};
 //! use claude_agent::protocol::{HookInput, HookOutput};
 //!
-//! #[derive(serde::Deserialize, schemars::JsonSchema)]
-//! struct Add { a: f64, b: f64 }
-//!
 //! let audit = |input: HookInput, _tool_use_id: Option<String>, _ctx: HookContext| async move {
 //!     println!("{} is about to run", input.hook_event_name());
 //!     Ok::<_, CallbackError>(HookOutput::default())
@@ -20,10 +17,14 @@
 //! let callbacks = Callbacks::new()
 //!     .with_can_use_tool(AllowList::new(["mcp__calc__add"], ["Bash"]))
 //!     .with_hooks(Hooks::new().on(HookEventKind::PreToolUse, HookMatcher::any().hook(audit)))
-//!     .with_mcp_server(SdkMcpServer::new("calc", "1.0.0").tool(Tool::typed::<Add>(
+//!     .with_mcp_server(SdkMcpServer::new("calc", "1.0.0").tool(Tool::new(
 //!         "add",
 //!         "Add two numbers",
-//!         |args, _ctx| async move { Ok(ToolResult::text((args.a + args.b).to_string())) },
+//!         serde_json::json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}}),
+//!         |args: serde_json::Value, _ctx| async move {
+//!             let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+//!             Ok(ToolResult::text(sum.to_string()))
+//!         },
 //!     )));
 //! assert_eq!(callbacks.sdk_server_names(), ["calc"]);
 //! assert!(callbacks.initialize_hooks_json().is_some());

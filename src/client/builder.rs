@@ -273,6 +273,8 @@ impl ClientBuilder {
 
     /// Records this session's spans and metrics (see [`crate::telemetry`]);
     /// the CLI gets `TRACEPARENT` naming the session span. Default: off.
+    /// Needs the `telemetry` feature.
+    #[cfg(feature = "telemetry")]
     pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
         self.runtime.telemetry = telemetry;
         self
@@ -336,6 +338,7 @@ impl ClientBuilder {
 
     /// The telemetry handle set with [`telemetry`](Self::telemetry) (for a
     /// host recording its own metrics next to the session's).
+    #[cfg(feature = "telemetry")]
     pub fn telemetry_handle(&self) -> &Telemetry {
         &self.runtime.telemetry
     }

@@ -17,6 +17,7 @@ use crate::extensions::mirror::MirrorExtension;
 use crate::extensions::record_frames::RecordFramesExtension;
 use crate::extensions::run_as::RunAsExtension;
 use crate::extensions::store_restore::StoreRestoreExtension;
+#[cfg(feature = "telemetry")]
 use crate::extensions::telemetry::TelemetryExtension;
 use crate::extensions::transcript::TranscriptExtension;
 use crate::extensions::version_warning::VersionWarningExtension;
@@ -72,6 +73,7 @@ impl ClientBuilder {
         list.push(Arc::new(McpCheckExtension));
         list.push(Arc::new(VersionWarningExtension));
         let trace = rt.telemetry.session(rt.tenant.as_deref());
+        #[cfg(feature = "telemetry")]
         if let Some(t) = &trace {
             list.push(Arc::new(TelemetryExtension::new(t.clone())));
         }

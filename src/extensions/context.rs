@@ -105,6 +105,7 @@ pub(crate) type MakeProbe<'a> = &'a (dyn Fn() -> crate::telemetry::Probe + Send 
 pub struct Started<'a> {
     pub(crate) session: &'a Session,
     pub(crate) options: &'a Options,
+    #[cfg_attr(not(feature = "telemetry"), allow(dead_code))]
     pub(crate) make_probe: MakeProbe<'a>,
 }
 

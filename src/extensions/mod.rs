@@ -75,6 +75,7 @@ pub(crate) mod mirror;
 pub(crate) mod record_frames;
 pub(crate) mod run_as;
 pub(crate) mod store_restore;
+#[cfg(feature = "telemetry")]
 pub(crate) mod telemetry;
 pub(crate) mod transcript;
 pub(crate) mod version_warning;

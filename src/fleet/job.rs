@@ -150,6 +150,7 @@ const MAX_ID_LEN: usize = 256;
 
 impl JobId {
     /// A fresh random id (a UUID).
+    #[cfg(feature = "nats")]
     pub fn generate() -> Self {
         Self(uuid::Uuid::new_v4().to_string())
     }
@@ -204,12 +205,14 @@ impl JobId {
     /// UUID derived from the job id, so whichever worker runs (or reruns)
     /// the job uses the same one, and a rerun after a worker died finds
     /// the first attempt's transcript in the session store.
+    #[cfg(feature = "nats")]
     pub fn session_uuid(&self) -> String {
         uuid::Uuid::new_v5(&SESSION_NAMESPACE, self.0.as_bytes()).to_string()
     }
 }
 
 /// The UUID namespace of [`JobId::session_uuid`] (a fixed random UUID).
+#[cfg(feature = "nats")]
 const SESSION_NAMESPACE: uuid::Uuid =
     uuid::Uuid::from_u128(0x6c1d_52c4_8f0e_4a8b_9d3e_2b17_a5c0_f419);
 
@@ -292,12 +295,17 @@ mod tests {
     }
 
     #[test]
-    fn subject_tokens_never_carry_subject_syntax_and_session_ids_are_stable_uuids() {
+    fn subject_tokens_never_carry_subject_syntax() {
         assert_eq!(JobId::new("a-1_B").unwrap().subject_token(), "a-1_B");
         assert_eq!(
             JobId::new("a.b *>").unwrap().subject_token(),
             "x612e62202a3e"
         );
+    }
+
+    #[cfg(feature = "nats")]
+    #[test]
+    fn session_ids_are_stable_uuids_per_job() {
         let id = JobId::new("job-1").unwrap();
         assert_eq!(
             id.session_uuid(),

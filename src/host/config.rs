@@ -104,7 +104,9 @@ impl HostConfig {
 
     /// Where the host's metrics (restarts, admission wait, queue depth) go;
     /// sessions whose builder has no telemetry of its own get this one,
-    /// with their tenant as the `tenant` attribute.
+    /// with their tenant as the `tenant` attribute. Needs the `telemetry`
+    /// feature.
+    #[cfg(feature = "telemetry")]
     pub fn telemetry(mut self, telemetry: Telemetry) -> Self {
         self.telemetry = telemetry;
         self
@@ -205,7 +207,9 @@ impl RestartPolicy {
 }
 
 /// Exponential backoff between restarts: `initial`, then times `factor`
-/// per consecutive restart, capped at `max`.
+/// per consecutive restart, capped at `max`; with `jitter`, each wait is
+/// drawn from its upper half, so that sessions that crashed together do
+/// not all restart at the same instant.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct Backoff {
@@ -215,39 +219,46 @@ pub struct Backoff {
     pub max: Duration,
     /// Growth per consecutive restart (at least 1).
     pub factor: u32,
+    /// Wait a random time between half the computed wait and all of it.
+    pub jitter: bool,
 }
 
 impl Default for Backoff {
-    /// 100 ms, doubling, at most 10 s.
+    /// 100 ms, doubling, at most 10 s, with jitter.
     fn default() -> Self {
-        Self {
-            initial: Duration::from_millis(100),
-            max: Duration::from_secs(10),
-            factor: 2,
-        }
+        Self::exponential(Duration::from_millis(100), Duration::from_secs(10), 2)
     }
 }
 
 impl Backoff {
-    /// `initial`, then times `factor` per consecutive restart, capped at `max`.
+    /// `initial`, then times `factor` per consecutive restart, capped at
+    /// `max`, with jitter.
     pub fn exponential(initial: Duration, max: Duration, factor: u32) -> Self {
         Self {
             initial,
             max,
             factor,
+            jitter: true,
         }
     }
 
-    /// A fixed wait.
+    /// A fixed wait, without jitter.
     pub fn fixed(wait: Duration) -> Self {
         Self {
             initial: wait,
             max: wait,
             factor: 1,
+            jitter: false,
         }
     }
 
-    /// The wait before restart number `attempt` (1-based).
+    /// The same backoff with jitter on or off.
+    pub fn with_jitter(mut self, jitter: bool) -> Self {
+        self.jitter = jitter;
+        self
+    }
+
+    /// The wait before restart number `attempt` (1-based), before jitter.
     pub fn delay(&self, attempt: u32) -> Duration {
         let mut d = self.initial;
         for _ in 1..attempt {
@@ -258,6 +269,17 @@ impl Backoff {
         }
         d.min(self.max)
     }
+
+    /// `delay` as actually waited: with jitter, `delay / 2 + u * delay / 2`
+    /// for `u` in `[0, 1)` (`unit`, clamped). The host draws `u` at
+    /// random; its core stays deterministic.
+    pub fn jittered(&self, delay: Duration, unit: f64) -> Duration {
+        if !self.jitter {
+            return delay;
+        }
+        let half = delay / 2;
+        half + half.mul_f64(unit.clamp(0.0, 1.0))
+    }
 }
 
 #[cfg(test)]
@@ -265,11 +287,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn jitter_keeps_each_wait_in_the_upper_half_and_fixed_waits_exact() {
+        let b = Backoff::default();
+        let d = Duration::from_millis(800);
+        assert_eq!(b.jittered(d, 0.0), Duration::from_millis(400));
+        assert_eq!(b.jittered(d, 1.0), d);
+        for _ in 0..100 {
+            let w = b.jittered(d, crate::random::unit());
+            assert!(w >= Duration::from_millis(400) && w <= d, "{w:?}");
+        }
+        let draws: std::collections::BTreeSet<u64> =
+            (0..20).map(|_| random_unit().to_bits()).collect();
+        assert!(draws.len() > 1, "the draws vary");
+        let fixed = Backoff::fixed(Duration::from_millis(7));
+        assert_eq!(
+            fixed.jittered(fixed.delay(3), 0.0),
+            Duration::from_millis(7)
+        );
+        assert!(!Backoff::default().with_jitter(false).jitter);
+    }
+
+    #[test]
     fn backoff_grows_and_caps() {
         let b = Backoff {
             initial: Duration::from_millis(100),
             max: Duration::from_millis(350),
             factor: 2,
+            jitter: true,
         };
         assert_eq!(b.delay(1), Duration::from_millis(100));
         assert_eq!(b.delay(2), Duration::from_millis(200));

@@ -12,7 +12,7 @@ use ractor::{Actor, ActorProcessingErr, ActorRef, RpcReplyPort};
 use tokio::sync::{broadcast, oneshot, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::config::HostConfig;
+use super::config::{HostConfig, RestartPolicy};
 use super::core::{Core, Effect, End, Input, Limits, Plumbing};
 use super::drain::DrainStart;
 use super::error::HostError;
@@ -261,6 +261,13 @@ impl HostState {
                 ..
             } => {
                 telemetry.record_restart(&tenant);
+                // The core's wait is deterministic; the jitter is drawn here.
+                let after = match &self.config.restart {
+                    RestartPolicy::OnCrash { backoff, .. } => {
+                        backoff.jittered(after, crate::random::unit())
+                    }
+                    RestartPolicy::Never => after,
+                };
                 if let Some(reply) = replies.restart.take() {
                     let _ = reply.send(Some(Restart { attempt, after }));
                 }
@@ -336,7 +343,7 @@ impl HostState {
         if telemetry.is_enabled() {
             telemetry.record_admission_wait(&tenant, waited);
             telemetry.record_queue_depth(&tenant, depth as u64);
-            if !p.builder.telemetry_handle().is_enabled() {
+            if !p.builder.runtime.telemetry.is_enabled() {
                 p.builder.runtime.telemetry = telemetry.clone();
             }
         }

@@ -101,7 +101,7 @@ fn type_first(entry: Value) -> StoreEntry {
 }
 
 pub(crate) fn new_uuid() -> String {
-    uuid::Uuid::new_v4().to_string()
+    crate::random::uuid_v4()
 }
 
 /// Code points that hide or reorder text, which the official SDKs remove

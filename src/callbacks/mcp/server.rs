@@ -32,12 +32,12 @@ pub(crate) struct CallRecord {
 /// use claude_agent::callbacks::CancellationToken;
 /// use serde_json::json;
 ///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct Add { a: f64, b: f64 }
-///
-/// let calc = SdkMcpServer::new("calc", "1.0.0").tool(Tool::typed::<Add>(
-///     "add", "Add two numbers",
-///     |args, _ctx| async move { Ok(ToolResult::text((args.a + args.b).to_string())) },
+/// let calc = SdkMcpServer::new("calc", "1.0.0").tool(Tool::new(
+///     "add", "Add two numbers", json!({"type": "object"}),
+///     |args: serde_json::Value, _ctx| async move {
+///         let sum = args["a"].as_i64().unwrap_or(0) + args["b"].as_i64().unwrap_or(0);
+///         Ok(ToolResult::text(sum.to_string()))
+///     },
 /// ));
 /// let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
 ///                   "params": {"name": "add", "arguments": {"a": 2, "b": 3}}});

@@ -2,14 +2,18 @@
 
 use std::fmt;
 use std::future::Future;
+#[cfg(feature = "schemars")]
 use std::marker::PhantomData;
 use std::sync::Arc;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
+#[cfg(feature = "schemars")]
 use schemars::JsonSchema;
+#[cfg(feature = "schemars")]
 use schemars::generate::SchemaSettings;
 use serde::Serialize;
+#[cfg(feature = "schemars")]
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -91,11 +95,13 @@ where
 }
 
 /// Decodes arguments into `A` before calling the typed function.
+#[cfg(feature = "schemars")]
 struct Typed<A, F> {
     f: F,
     _args: PhantomData<fn(A)>,
 }
 
+#[cfg(feature = "schemars")]
 impl<A, F> ToolHandler for Typed<A, F>
 where
     A: DeserializeOwned + Send + 'static,
@@ -142,15 +148,22 @@ pub struct ToolAnnotations {
 ///
 /// ```
 /// use claude_agent::callbacks::mcp::{Tool, ToolResult};
+/// use serde_json::json;
 ///
-/// #[derive(serde::Deserialize, schemars::JsonSchema)]
-/// struct Add { a: f64, b: f64 }
-///
-/// let add = Tool::typed::<Add>("add", "Add two numbers", |args, _ctx| async move {
-///     Ok(ToolResult::text((args.a + args.b).to_string()))
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+///     "required": ["a", "b"],
 /// });
-/// assert_eq!(add.input_schema()["required"], serde_json::json!(["a", "b"]));
+/// let add = Tool::new("add", "Add two numbers", schema, |args: serde_json::Value, _ctx| async move {
+///     let sum = args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0);
+///     Ok(ToolResult::text(sum.to_string()))
+/// });
+/// assert_eq!(add.input_schema()["required"], json!(["a", "b"]));
 /// ```
+///
+/// With the `schemars` feature, [`Tool::typed`] derives the schema from a
+/// Rust type and decodes the arguments into it.
 #[derive(Clone)]
 pub struct Tool {
     pub(crate) name: Arc<str>,
@@ -183,7 +196,21 @@ impl fmt::Debug for Tool {
 impl Tool {
     /// A tool taking `A`, whose input schema is derived from `A`. Arguments
     /// that do not decode into `A` give an `isError: true` result naming
-    /// the problem; the function is not called.
+    /// the problem; the function is not called. Needs the `schemars`
+    /// feature.
+    ///
+    /// ```
+    /// use claude_agent::callbacks::mcp::{Tool, ToolResult};
+    ///
+    /// #[derive(serde::Deserialize, schemars::JsonSchema)]
+    /// struct Add { a: f64, b: f64 }
+    ///
+    /// let add = Tool::typed::<Add>("add", "Add two numbers", |args, _ctx| async move {
+    ///     Ok(ToolResult::text((args.a + args.b).to_string()))
+    /// });
+    /// assert_eq!(add.input_schema()["required"], serde_json::json!(["a", "b"]));
+    /// ```
+    #[cfg(feature = "schemars")]
     pub fn typed<A>(
         name: impl Into<String>,
         description: impl Into<String>,
@@ -290,6 +317,7 @@ impl Tool {
 
 /// `A`'s JSON schema with subschemas inlined (the model reads it as one
 /// object) and without `$schema`, which MCP clients do not need.
+#[cfg(feature = "schemars")]
 fn schema_for<A: JsonSchema>() -> Value {
     let generator = SchemaSettings::draft2020_12()
         .with(|s| s.inline_subschemas = true)
