@@ -92,6 +92,8 @@ pub mod error;
 #[cfg(test)]
 mod error_chains;
 pub mod extensions;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 #[cfg(feature = "nats")]
 pub mod fleet;
 pub mod host;

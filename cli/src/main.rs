@@ -21,6 +21,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod args;
 mod demo;
 mod fake;
+mod fault;
 mod fleet_args;
 mod host;
 mod logging;
