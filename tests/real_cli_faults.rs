@@ -82,7 +82,12 @@ impl Seen {
     fn first(&self, kind: &str) -> Option<Instant> {
         self.messages
             .iter()
-            .find(|(_, m)| m.kind() == kind)
+            .find(|(_, m)| {
+                let k = m.kind();
+                k == kind
+                    || k.strip_prefix(kind)
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
             .map(|(t, _)| *t)
     }
 
@@ -256,10 +261,11 @@ async fn stop_with_resume_pauses_the_cli_and_the_turn_completes() {
 #[tokio::test]
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn a_cli_stopped_for_good_is_killed_by_the_shutdown_ladder() {
-    let rig = rig!(text_script());
+    let rig = rig!(tool_script());
     let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["stop@before:result"], &skipped)).await;
-    let seen = read_turn(&client, "hello", Duration::from_secs(5)).await;
+    // Stopped while it waits for the permission reply: it never reads it.
+    let client = connect(builder(&rig, &["stop@control_request:1"], &skipped)).await;
+    let seen = read_turn(&client, "run echo", Duration::from_secs(5)).await;
     assert!(!seen.ended && seen.result().is_none(), "{:?}", seen.kinds());
     let (report, _) = finish(&client).await;
     assert_eq!(report.escalation, Escalation::Kill);
@@ -426,7 +432,11 @@ async fn an_injected_frame_of_an_unknown_type_reaches_the_user_as_unknown() {
     let client = connect(builder(&rig, &[spec], &skipped)).await;
     let seen = read_turn(&client, "hello", TURN).await;
     assert!(seen.result().is_some(), "{:?}", seen.kinds());
-    assert!(seen.first("hologram").is_some(), "{:?}", seen.kinds());
+    assert!(
+        seen.first("unknown/hologram").is_some(),
+        "{:?}",
+        seen.kinds()
+    );
     finish(&client).await;
 }
 
