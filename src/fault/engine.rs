@@ -420,3 +420,43 @@ impl Engine {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn frames_fired(seed: u64) -> Vec<Option<u64>> {
+        let fault: Fault = "corrupt@random:stream_event:30".parse().unwrap();
+        let engine = Engine::new(vec![fault], seed, Process::new(None, None));
+        for _ in 0..200 {
+            engine.on_stdout_line(br#"{"type":"stream_event","event":{}}"#);
+            engine.on_stdout_line(br#"{"type":"assistant","message":{}}"#);
+        }
+        engine.report().injected.iter().map(|f| f.frame).collect()
+    }
+
+    #[test]
+    fn random_points_fire_on_the_same_frames_for_the_same_seed_only() {
+        let (a, b, other) = (frames_fired(7), frames_fired(7), frames_fired(8));
+        assert_eq!(a, b);
+        assert_ne!(a, other);
+        // About 30 in 100 of the 200 stream events; never an assistant frame.
+        assert!((30..=90).contains(&a.len()), "{}", a.len());
+        assert!(a.iter().all(|f| f.unwrap() % 2 == 1));
+    }
+
+    #[test]
+    fn the_nth_frame_fires_once_and_a_signal_without_a_process_is_recorded_as_not_sent() {
+        let fault: Fault = "kill@assistant:2".parse().unwrap();
+        let engine = Engine::new(vec![fault], 0, Process::new(None, None));
+        for _ in 0..4 {
+            engine.on_stdout_line(br#"{"type":"assistant"}"#);
+        }
+        let report = engine.report();
+        assert_eq!(report.injected.len(), 1);
+        let kill = &report.injected[0];
+        assert_eq!((kill.frame, kill.applied), (Some(2), false));
+        assert!(kill.note.as_deref().unwrap().contains("no local process"));
+    }
+}
