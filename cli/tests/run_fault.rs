@@ -1,7 +1,10 @@
 //! `claude-agent run --fault SPEC`: the fault named in the JSON shutdown
 //! report, the exit code, no process left; a bad spec is a usage error.
+//! `host --fault SPEC`: each session's faults in a `faults` line.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "../../tests/common/mod.rs"]
+mod common;
 #[path = "../../tests/real_cli/mod.rs"]
 mod real_cli;
 
@@ -86,4 +89,42 @@ async fn kill_at_the_first_control_request_exits_2_names_the_fault_and_leaves_no
         .no_process_left(Duration::from_secs(10))
         .await
         .unwrap();
+}
+
+#[test]
+fn host_fault_applies_to_every_job_and_prints_each_session_s_faults() {
+    let fake = common::fake(
+        claude_agent_testkit::Script::new()
+            .expect_initialize()
+            .loop_turns("done"),
+    );
+    let jobs = fake.dir.path().join("jobs.ndjson");
+    let text: String = (0..2)
+        .map(|i| format!("{}\n", json!({"tenant": "a", "prompt": format!("job {i}")})))
+        .collect();
+    std::fs::write(&jobs, text).unwrap();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_claude-agent"));
+    cmd.arg("host")
+        .arg("--jobs")
+        .arg(&jobs)
+        .arg("--cli")
+        .arg(&fake.cli.program)
+        .args(["--json", "--grace", "0.3", "--term-grace", "0.3"])
+        .args(["--fault", "corrupt@assistant:1"]);
+    for (k, v) in &fake.cli.env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let faults: Vec<&Value> = lines.iter().filter(|l| l["kind"] == "faults").collect();
+    assert_eq!(faults.len(), 2, "{lines:?}");
+    for line in faults {
+        let injected = &line["faults"]["injected"];
+        assert_eq!(injected[0]["fault"], "corrupt@assistant:1", "{line}");
+        assert_eq!(injected.as_array().map(Vec::len), Some(1), "{line}");
+    }
 }
