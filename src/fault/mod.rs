@@ -2,8 +2,8 @@
 //! fake (feature `fault-injection`).
 //!
 //! A [`FaultPlan`] is a list of [`Fault`]s, each an [`Action`] at a
-//! [`Point`], written `ACTION@POINT` ([`spec`](Fault#impl-FromStr-for-Fault);
-//! the syntax is [`SYNTAX`]). Give it to
+//! [`Point`], written `ACTION@POINT` (a [`Fault`] parses from it; the
+//! syntax is [`SYNTAX`]). Give it to
 //! [`ClientBuilder::fault_plan`](crate::ClientBuilder::fault_plan) (or a
 //! [`Host`](crate::Host)'s session builder) and every session it connects
 //! runs with it: the plan sits between the runtime and the CLI's pipes and
