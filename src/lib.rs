@@ -92,6 +92,8 @@ pub mod error;
 #[cfg(test)]
 mod error_chains;
 pub mod extensions;
+#[cfg(feature = "fault-injection")]
+pub mod fault;
 pub mod fleet;
 pub mod host;
 pub mod options;

@@ -21,6 +21,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 mod args;
 mod demo;
 mod fake;
+mod fault;
 #[cfg(feature = "nats")]
 mod fleet_args;
 mod host;

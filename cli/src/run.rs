@@ -96,6 +96,8 @@ pub(crate) struct RunArgs {
     /// --store (they are still reported); without it such a run exits 3.
     #[arg(long)]
     allow_store_loss: bool,
+    #[command(flatten)]
+    faults: crate::fault::FaultArgs,
     /// One JSON object per line instead of a readable stream.
     #[arg(long)]
     json: bool,
@@ -228,7 +230,9 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     if let Some(store) = store {
         builder = builder.session_store(store);
     }
-    let client = builder
+    let client = args
+        .faults
+        .apply(builder)
         .max_line_bytes(args.max_line_bytes)
         .on_diagnostic(move |d| {
             if let Some(line) = SkippedLine::from_diagnostic(d) {

@@ -45,6 +45,9 @@ pub(crate) struct Runtime {
     pub(crate) mirror: crate::store::mirror::MirrorSettings,
     /// The user's extensions, outermost first.
     pub(crate) extensions: Vec<Arc<dyn DynExtension>>,
+    /// Faults injected into each session (`fault_plan`).
+    #[cfg(feature = "fault-injection")]
+    pub(crate) faults: Option<crate::fault::FaultPlan>,
 }
 
 impl Default for Runtime {
@@ -70,6 +73,8 @@ impl Default for Runtime {
             session_store: None,
             mirror: Default::default(),
             extensions: Vec::new(),
+            #[cfg(feature = "fault-injection")]
+            faults: None,
         }
     }
 }

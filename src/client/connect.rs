@@ -83,6 +83,12 @@ impl ClientBuilder {
         if let Some(t) = &transcript {
             list.push(t.clone());
         }
+        #[cfg(feature = "fault-injection")]
+        let faults = rt.faults.clone().map(|plan| {
+            let faults = Arc::new(crate::fault::FaultExtension::new(plan, transcript.clone()));
+            list.push(faults.clone());
+            faults
+        });
         if rt.on_diagnostic.is_some() || transcript.is_some() {
             let observer = rt.on_diagnostic.clone();
             let diagnostics = DiagnosticsExtension::new(observer, transcript.clone());
@@ -91,8 +97,14 @@ impl ClientBuilder {
         if let Some(path) = &rt.record_frames {
             list.push(Arc::new(RecordFramesExtension::new(path.clone())));
         }
-        let mirror = rt
-            .session_store
+        let store = rt.session_store.clone();
+        // The mirror appends through the plan's store faults.
+        #[cfg(feature = "fault-injection")]
+        let store = match (store, &faults) {
+            (Some(s), Some(f)) => Some(f.wrap_store(s)),
+            (s, _) => s,
+        };
+        let mirror = store
             .as_ref()
             .map(|store| Arc::new(MirrorExtension::new(store.clone(), rt.mirror.clone())));
         if let Some(m) = &mirror {

@@ -45,6 +45,9 @@ pub struct Transcript {
     /// over the line limit), in order.
     #[serde(default)]
     pub skipped_lines: Vec<SkippedLine>,
+    /// Faults a fault plan injected (feature `fault-injection`), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<Value>,
 }
 
 /// A stdout line that was not delivered as a message.

@@ -48,6 +48,7 @@ struct State {
     transport_error: Option<String>,
     close: Option<CloseInfo>,
     skipped_lines: Vec<crate::transcript::SkippedLine>,
+    faults: Vec<serde_json::Value>,
 }
 
 /// The message as JSON; an encoding failure (not expected: every parsed
@@ -88,6 +89,7 @@ impl TranscriptRecorder {
                 transport_error: None,
                 close: None,
                 skipped_lines: Vec::new(),
+                faults: Vec::new(),
             })),
         }
     }
@@ -162,6 +164,11 @@ impl TranscriptRecorder {
         self.lock().skipped_lines.push(line);
     }
 
+    /// Records a fault a fault plan injected (see `crate::fault`).
+    pub fn record_fault(&self, fault: serde_json::Value) {
+        self.lock().faults.push(fault);
+    }
+
     /// Records how the session closed; open turns become incomplete.
     pub fn record_close(&self, report: &ShutdownReport) {
         self.lock().close = Some(CloseInfo::from_report(report));
@@ -193,6 +200,7 @@ impl TranscriptRecorder {
             transport_error: s.transport_error.clone(),
             close: s.close.clone(),
             skipped_lines: s.skipped_lines.clone(),
+            faults: s.faults.clone(),
         }
     }
 }

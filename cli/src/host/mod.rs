@@ -84,6 +84,8 @@ pub(crate) struct HostArgs {
     /// Events as NDJSON on stdout, the summary as the last line.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    faults: crate::fault::FaultArgs,
 }
 
 /// Skipped-line reports the queue had no room for.
@@ -264,6 +266,11 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             }
             Some(outcome) = pending.next() => {
                 summary.add(&outcome, by_session.get(&outcome.id));
+                if args.json {
+                    if let Some(line) = crate::fault::outcome_line(&outcome) {
+                        let _ = writeln!(out, "{line}");
+                    }
+                }
                 if let Some(f) = &outcome.failure {
                     if let Some(mut ev) = held.remove(&outcome.id) {
                         failure::fill(&mut ev, f);
@@ -394,7 +401,8 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
 
 /// The settings every job's builder (and the warm spares' template) gets.
 fn runtime_settings(builder: ClientBuilder, args: &HostArgs, s: &Settings) -> ClientBuilder {
-    builder
+    args.faults
+        .apply(builder)
         .max_line_bytes(args.max_line_bytes)
         .grace(s.grace)
         .term_grace(s.term_grace)
