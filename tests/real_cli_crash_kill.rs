@@ -4,6 +4,9 @@
 //! CLI wrote to its own session file more than the bound (plus a margin
 //! for the append itself) before the kill is in the store, in order,
 //! exactly once, and the store holds nothing but a prefix of that file.
+//! Then the session cut deepest into a turn is resumed from the store by
+//! the real CLI on a fresh HOME (no local files), and the model gets every
+//! prompt and finished tool call the store kept.
 //!
 //! The host is this test binary re-executed (see [`crash_host`]): with
 //! [`ROLE`] set, the test function runs one session against the scripted
@@ -17,6 +20,8 @@
 
 #[path = "real_cli_crash/host.rs"]
 mod crash_host;
+#[path = "real_cli_crash/resume.rs"]
+mod crash_resume;
 mod real_cli;
 #[path = "real_cli_crash/rounds.rs"]
 mod rounds;

@@ -118,6 +118,14 @@ struct Outcome {
     required_mid_turn: usize,
 }
 
+/// What a kill leaves for the resume check: the session's cwd (its
+/// project key) and id, and what the store held.
+pub struct Crashed {
+    pub cwd: tempfile::TempDir,
+    pub session: String,
+    pub stored: Vec<Value>,
+}
+
 impl Kills {
     pub fn new(test: &'static str) -> Self {
         let seed = std::env::var(SEED_ENV)
@@ -146,7 +154,7 @@ impl Kills {
             .map(|i| (i, rng.between(KILL_AFTER_MIN, KILL_AFTER_MAX), rng.uuid()))
             .collect();
         let test = self.test;
-        let outcomes: Vec<(usize, Duration, Result<Outcome, String>)> =
+        let outcomes: Vec<(usize, Duration, Result<(Outcome, Crashed), String>)> =
             futures::stream::iter(plans)
                 .map(|(i, after, session)| {
                     let (store, spec) = (store.clone(), spec.clone());
@@ -160,9 +168,11 @@ impl Kills {
                 .await;
         let mut failures = Vec::new();
         let (mut required, mut mid_turn, mut cut) = (0, 0, 0);
+        // The session cut deepest into a turn, to resume after the checks.
+        let mut deepest: Option<(usize, Crashed)> = None;
         for (i, after, outcome) in outcomes {
             match outcome {
-                Ok(o) => {
+                Ok((o, crashed)) => {
                     eprintln!(
                         "kill {i} after {} ms: {} of {} entries stored, {} required ({} mid-turn)",
                         after.as_millis(),
@@ -174,6 +184,12 @@ impl Kills {
                     required += o.required;
                     mid_turn += o.required_mid_turn;
                     cut += usize::from(o.stored < o.local);
+                    if deepest
+                        .as_ref()
+                        .is_none_or(|(m, _)| o.required_mid_turn > *m)
+                    {
+                        deepest = Some((o.required_mid_turn, crashed));
+                    }
                 }
                 Err(e) => failures.push(format!("kill {i} after {} ms: {e}", after.as_millis())),
             }
@@ -192,6 +208,9 @@ impl Kills {
             "seed {}: nothing of a cut turn was old enough to check",
             self.seed
         );
+        if let Some((_, crashed)) = deepest {
+            super::crash_resume::resume_on_a_fresh_machine(store, crashed).await;
+        }
     }
 }
 
@@ -224,7 +243,7 @@ async fn kill_once(
     spec: &StoreSpec,
     after: Duration,
     session: &str,
-) -> Result<Outcome, String> {
+) -> Result<(Outcome, Crashed), String> {
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
     let cwd = tempfile::tempdir().map_err(|e| e.to_string())?;
     let server = ModelServer::start(script())
@@ -326,7 +345,13 @@ async fn kill_once(
         .take_while(|&&t| t < cutoff)
         .count()
         .min(local.len());
-    compare(&local, &stored, required)
+    let outcome = compare(&local, &stored, required)?;
+    let crashed = Crashed {
+        cwd,
+        session: session.to_owned(),
+        stored,
+    };
+    Ok((outcome, crashed))
 }
 
 /// The entries of the CLI's session file that it mirrors (not its
