@@ -22,6 +22,8 @@
 mod crash_host;
 #[path = "real_cli_crash/resume.rs"]
 mod crash_resume;
+#[path = "real_cli_crash/local_file.rs"]
+mod local_file;
 mod real_cli;
 #[path = "real_cli_crash/rounds.rs"]
 mod rounds;
