@@ -118,6 +118,9 @@ struct Outcome {
     required_mid_turn: usize,
 }
 
+/// A kill's checks passed (what it left), or what failed.
+type KillResult = Result<(Outcome, Crashed), String>;
+
 /// What a kill leaves for the resume check: the session's cwd (its
 /// project key) and id, and what the store held.
 pub struct Crashed {
@@ -154,18 +157,17 @@ impl Kills {
             .map(|i| (i, rng.between(KILL_AFTER_MIN, KILL_AFTER_MAX), rng.uuid()))
             .collect();
         let test = self.test;
-        let outcomes: Vec<(usize, Duration, Result<(Outcome, Crashed), String>)> =
-            futures::stream::iter(plans)
-                .map(|(i, after, session)| {
-                    let (store, spec) = (store.clone(), spec.clone());
-                    async move {
-                        let outcome = kill_once(test, &*store, &spec, after, &session).await;
-                        (i, after, outcome)
-                    }
-                })
-                .buffer_unordered(PARALLEL)
-                .collect()
-                .await;
+        let outcomes: Vec<(usize, Duration, KillResult)> = futures::stream::iter(plans)
+            .map(|(i, after, session)| {
+                let (store, spec) = (store.clone(), spec.clone());
+                async move {
+                    let outcome = kill_once(test, &*store, &spec, after, &session).await;
+                    (i, after, outcome)
+                }
+            })
+            .buffer_unordered(PARALLEL)
+            .collect()
+            .await;
         let mut failures = Vec::new();
         let (mut required, mut mid_turn, mut cut) = (0, 0, 0);
         // The session cut deepest into a turn, to resume after the checks.
@@ -243,7 +245,7 @@ async fn kill_once(
     spec: &StoreSpec,
     after: Duration,
     session: &str,
-) -> Result<(Outcome, Crashed), String> {
+) -> KillResult {
     let home = tempfile::tempdir().map_err(|e| e.to_string())?;
     let cwd = tempfile::tempdir().map_err(|e| e.to_string())?;
     let server = ModelServer::start(script())
