@@ -1,9 +1,11 @@
 //! The durability bound under SIGKILL: a host mirroring a real CLI's
 //! session into a file, PostgreSQL or Redis store is SIGKILLed at random
-//! moments during turns, dozens of times per store; then every entry the
-//! CLI wrote to its own session file more than the bound (plus a margin
-//! for the append itself) before the kill is in the store, in order,
-//! exactly once, and the store holds nothing but a prefix of that file.
+//! moments during turns, dozens of times per store; then every entry whose
+//! mirror frame the CLI sent more than the bound (plus a margin for the
+//! append itself) before the kill is in the store, in order, exactly once,
+//! and the store holds nothing but a prefix of the CLI's own session file.
+//! (The CLI sends a frame some time after it wrote the entries to its
+//! file; that lag is the CLI's, so the bound counts from the frame.)
 //! Then the session cut deepest into a turn is resumed from the store by
 //! the real CLI on a fresh HOME (no local files), and the model gets every
 //! prompt and finished tool call the store kept.

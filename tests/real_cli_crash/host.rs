@@ -25,6 +25,8 @@ pub const STORE_KIND: &str = "CLAUDE_AGENT_TEST_CRASH_STORE_KIND";
 pub const STORE_AT: &str = "CLAUDE_AGENT_TEST_CRASH_STORE_AT";
 /// The PostgreSQL schema or the Redis key prefix.
 pub const STORE_NAME: &str = "CLAUDE_AGENT_TEST_CRASH_STORE_NAME";
+/// The CLI to run: the real one behind a wrapper copying its stdout.
+pub const CLI: &str = "CLAUDE_AGENT_TEST_CRASH_CLI";
 /// The CLI's working directory.
 pub const CWD: &str = "CLAUDE_AGENT_TEST_CRASH_CWD";
 /// The session id the CLI is started with.
@@ -50,12 +52,13 @@ async fn open_store() -> Arc<dyn SessionStore> {
     }
 }
 
-/// Runs turns until killed; prints `HOST <cli pid>` once the session is up
+/// Runs turns until killed; prints `HOST <cli pid>` (the wrapper's, the
+/// group's leader) once the session is up
 /// and `TURN <n>` after each result. Returns only if something failed
 /// (then it panics).
 pub async fn run() {
     let store = open_store().await;
-    let cli = PathBuf::from(var("CLAUDE_AGENT_CLI"));
+    let cli = PathBuf::from(var(CLI));
     let options = Options::new()
         .cli_path(cli)
         .cwd(var(CWD))

@@ -1,6 +1,6 @@
 #![allow(unreachable_pub)]
-//! The CLI's own session file, as the crash tests read it: the entries it
-//! mirrors, and when each was first seen there.
+//! What the crash tests read of the CLI: the entries of its own session
+//! file it mirrors, and when each entry's mirror frame was first seen.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -35,9 +35,10 @@ pub fn mirrored_lines(file: &Path) -> Result<Vec<Value>, String> {
         .collect()
 }
 
-/// Notes when each mirrored line of the CLI's session file `file` is first
-/// seen, until aborted: an entry seen at `t` was written by `t`. Polled,
-/// since the file's growth is what is observed, not waited for.
+/// Notes when each entry of the CLI's `transcript_mirror` frames (as the
+/// wrapper from [`tee_wrapper`] copies the CLI's stdout to `file`) is first
+/// seen, until aborted: an entry seen at `t` had reached the host by `t`.
+/// Polled, since the copy's growth is what is observed, not waited for.
 pub async fn watch(file: PathBuf, seen: Arc<Mutex<Vec<SystemTime>>>) {
     let mut done = 0usize; // bytes of complete lines already looked at
     loop {
@@ -45,21 +46,36 @@ pub async fn watch(file: PathBuf, seen: Arc<Mutex<Vec<SystemTime>>>) {
             let now = SystemTime::now();
             if let Some(end) = bytes.iter().rposition(|&b| b == b'\n') {
                 let fresh = bytes.get(done..=end).unwrap_or_default();
-                let mirrored = fresh
+                let entries: usize = fresh
                     .split(|&b| b == b'\n')
-                    .filter(|l| !l.is_empty())
-                    .filter(|l| {
-                        serde_json::from_slice::<Value>(l).is_ok_and(|e| {
-                            !e["type"].as_str().unwrap_or("").starts_with("api-request")
-                        })
-                    })
-                    .count();
+                    .filter_map(|l| serde_json::from_slice::<Value>(l).ok())
+                    .filter(|f| f["type"] == "transcript_mirror")
+                    .map(|f| f["entries"].as_array().map_or(0, Vec::len))
+                    .sum();
                 seen.lock()
                     .unwrap()
-                    .extend(std::iter::repeat_n(now, mirrored));
+                    .extend(std::iter::repeat_n(now, entries));
                 done = end + 1;
             }
         }
         tokio::time::sleep(POLL).await;
     }
+}
+
+/// Writes `<dir>/cli`, a wrapper running `cli` with its stdout copied to
+/// `<dir>/cli.stdout` as it passes to the host; returns both paths. The
+/// CLI emits a mirror frame some time after it wrote the entries to its
+/// own file (after its first API reply, for the first ones): the bound
+/// counts from the frame, which is when the host can have it.
+pub fn tee_wrapper(dir: &Path, cli: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
+    use std::os::unix::fs::PermissionsExt;
+    let (wrapper, copy) = (dir.join("cli"), dir.join("cli.stdout"));
+    let script = format!(
+        "#!/bin/sh\n'{}' \"$@\" | tee '{}'\n",
+        cli.display(),
+        copy.display()
+    );
+    std::fs::write(&wrapper, script)?;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755))?;
+    Ok((wrapper, copy))
 }

@@ -15,8 +15,8 @@ use futures::StreamExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 
-use super::crash_host::{CWD, ROLE, SESSION, STORE_AT, STORE_KIND, STORE_NAME};
-use super::local_file::{mirrored_lines, watch};
+use super::crash_host::{CLI, CWD, ROLE, SESSION, STORE_AT, STORE_KIND, STORE_NAME};
+use super::local_file::{mirrored_lines, tee_wrapper, watch};
 
 /// Replays a run's kill moments.
 const SEED_ENV: &str = "CLAUDE_AGENT_CRASH_SEED";
@@ -253,6 +253,8 @@ async fn kill_once(
         .map_err(|e| e.to_string())?;
     let stderr =
         std::fs::File::create(home.path().join("host.stderr")).map_err(|e| e.to_string())?;
+    let real = super::real_cli::real_cli().ok_or("no real CLI")?;
+    let (cli, frames) = tee_wrapper(home.path(), &real).map_err(|e| e.to_string())?;
     let mut command = tokio::process::Command::new(std::env::current_exe().unwrap());
     command
         .args([
@@ -263,6 +265,7 @@ async fn kill_once(
             "--include-ignored",
         ])
         .env(ROLE, "1")
+        .env(CLI, &cli)
         .env(CWD, cwd.path())
         .env(SESSION, session)
         .env("HOME", home.path())
@@ -305,7 +308,7 @@ async fn kill_once(
         .join(&project)
         .join(format!("{session}.jsonl"));
     let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
-    let watcher = tokio::spawn(watch(file.clone(), seen.clone()));
+    let watcher = tokio::spawn(watch(frames, seen.clone()));
 
     // The kill moment counts from the first turn's first model request.
     if !server.wait_for_main_requests(1, START).await {
