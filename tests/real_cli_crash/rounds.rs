@@ -35,9 +35,9 @@ const KILL_AFTER_MAX: Duration = Duration::from_secs(10);
 /// pool's first connection) on a 2-core machine loaded by the other hosts
 /// (2 s was exceeded by first PostgreSQL appends at a load average of 38).
 const MARGIN: Duration = Duration::from_secs(3);
-/// Tool calls per turn; each is streamed slowly, so a turn lasts seconds
-/// and most kills land mid-turn.
-const STEPS: usize = 8;
+/// Tool calls per turn; each is streamed slowly, so a turn lasts longer
+/// than the bound plus the margin and most kills land mid-turn.
+const STEPS: usize = 12;
 const TURNS: usize = 6;
 /// Bound on a host's start-up (many CLIs start at once on a loaded machine).
 const START: Duration = Duration::from_secs(120);
@@ -229,7 +229,7 @@ fn script() -> ModelScript {
                     input: json!({ "pattern": "*.txt" }),
                 }],
                 stop_reason: "tool_use".into(),
-                chunk_delay: Duration::from_millis(150),
+                chunk_delay: Duration::from_millis(250),
             });
         }
         script = script.reply(Reply::text(&format!("turn {turn} done")));
@@ -380,7 +380,7 @@ fn compare(local: &[Value], stored: &[Value], required: usize) -> Result<Outcome
     }
     if stored.len() < required {
         return Err(format!(
-            "{} entries were in the CLI's file over {} ms before the kill, only {} stored; \
+            "{} entries were sent by the CLI over {} ms before the kill, only {} stored; \
              first missing: {}",
             required,
             (DEFAULT_PERSIST_WITHIN + MARGIN).as_millis(),
