@@ -231,6 +231,40 @@ fn a_shutdown_that_waits_for_a_stalled_store_says_so_not_that_it_waits_for_the_c
 }
 
 #[test]
+fn a_store_stalled_through_the_shutdown_shows_mirror_error_counts_and_exits_3() {
+    let config = tempfile::tempdir().unwrap();
+    let store_dir = tempfile::tempdir().unwrap();
+    // Another writer holds the session's lock for the whole run: the
+    // append stalls past the flush deadline.
+    let meta = store_dir.path().join(PROJECT).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
+    lock.lock().unwrap();
+    let fake = fake(mirroring_turn(config.path()));
+    let out = command(&fake, config.path(), "run")
+        .args(["--json", "--store", &file_url(store_dir.path()), "hi"])
+        .output()
+        .unwrap();
+    lock.unlock().unwrap();
+    let err = stderr(&out);
+    // All three: the exit, the line with counts, the message in the stream.
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("2 transcript entries were not persisted to the session store"),
+        "{err}"
+    );
+    let lines = stdout_lines(&out);
+    let errors: Vec<&Value> = lines
+        .iter()
+        .filter(|l| l["kind"] == "system/mirror_error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{lines:?}");
+    assert_eq!(errors[0]["message"]["key"]["sessionId"], SESSION);
+    let shutdown = lines.last().unwrap();
+    assert_eq!(shutdown["mirror_unpersisted"], 2, "{shutdown}");
+}
+
+#[test]
 fn a_resume_id_that_is_not_a_uuid_is_refused_before_anything_starts_or_is_written() {
     let config = tempfile::tempdir().unwrap();
     let cwd = tempfile::tempdir().unwrap();

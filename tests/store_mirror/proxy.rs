@@ -1,16 +1,23 @@
-//! A TCP proxy a test can cut: connections through it reach a real server
-//! until [`Proxy::cut`] closes them all and stops listening, so the next
-//! connection is refused: a store server going away mid-session.
+#![allow(dead_code)]
+//! A TCP proxy a test can cut or stall: connections through it reach a
+//! real server until [`Proxy::cut`] closes them all and stops listening, so
+//! the next connection is refused (a store server going away mid-session),
+//! or while [`Proxy::stall`] holds every byte in either direction (a
+//! server, or the network to it, that stops answering without closing).
 
 use std::net::SocketAddr;
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio::task::JoinHandle;
 
 pub(crate) struct Proxy {
     /// Where clients connect.
     pub(crate) addr: SocketAddr,
     accept: JoinHandle<()>,
+    stalled: watch::Sender<bool>,
 }
 
 impl Proxy {
@@ -18,19 +25,38 @@ impl Proxy {
     pub(crate) async fn start(upstream: String) -> Proxy {
         let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
+        let (stalled, gate) = watch::channel(false);
         let accept = tokio::spawn(async move {
             // Owned here, so aborting this task closes every connection.
             let mut conns = tokio::task::JoinSet::new();
-            while let Ok((mut client, _)) = listener.accept().await {
+            while let Ok((client, _)) = listener.accept().await {
                 let upstream = upstream.clone();
+                let gate = gate.clone();
                 conns.spawn(async move {
-                    if let Ok(mut server) = TcpStream::connect(&upstream).await {
-                        let _ = tokio::io::copy_bidirectional(&mut client, &mut server).await;
+                    if let Ok(server) = TcpStream::connect(&upstream).await {
+                        let (cr, cw) = client.into_split();
+                        let (sr, sw) = server.into_split();
+                        tokio::join!(pipe(cr, sw, gate.clone()), pipe(sr, cw, gate));
                     }
                 });
             }
         });
-        Proxy { addr, accept }
+        Proxy {
+            addr,
+            accept,
+            stalled,
+        }
+    }
+
+    /// From now on nothing goes through (connections stay open, new ones
+    /// are accepted and get nothing) until [`resume`](Self::resume).
+    pub(crate) fn stall(&self) {
+        self.stalled.send_replace(true);
+    }
+
+    /// Lets what was held, and everything after it, through again.
+    pub(crate) fn resume(&self) {
+        self.stalled.send_replace(false);
     }
 
     /// Closes every connection and the listener; waits until they are gone.
@@ -38,6 +64,23 @@ impl Proxy {
         self.accept.abort();
         let _ = self.accept.await;
     }
+}
+
+/// Copies `from` to `to`, holding each read while the proxy is stalled.
+async fn pipe(mut from: OwnedReadHalf, mut to: OwnedWriteHalf, mut gate: watch::Receiver<bool>) {
+    let mut buf = vec![0u8; 16 * 1024];
+    loop {
+        let n = match from.read(&mut buf).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        if gate.wait_for(|stalled| !*stalled).await.is_err()
+            || to.write_all(&buf[..n]).await.is_err()
+        {
+            break;
+        }
+    }
+    let _ = to.shutdown().await;
 }
 
 /// `url`'s `host:port`, and the text around it.

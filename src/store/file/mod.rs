@@ -39,6 +39,12 @@ const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 /// crash is ignored by loads and removed by the next append. The listed
 /// `mtime` is the transcript file's modification time. All file I/O runs on
 /// tokio's blocking threads.
+///
+/// **Persisted** means on disk: an append returns once its batch is
+/// `fsync`ed (`fdatasync`; the folder too when the append created the
+/// file), so it survives a crash of the machine, not only of the process.
+/// [`FileStore::sync`]`(false)` leaves the flush to the kernel: a process
+/// crash still loses nothing that was appended, a power loss may.
 #[derive(Debug, Clone)]
 pub struct FileStore {
     inner: Arc<Inner>,
@@ -48,6 +54,8 @@ pub struct FileStore {
 struct Inner {
     root: PathBuf,
     lock_timeout: Duration,
+    /// `fsync` each append before it returns.
+    sync: bool,
     uuids: Mutex<UuidCache>,
 }
 
@@ -58,6 +66,21 @@ impl FileStore {
             inner: Arc::new(Inner {
                 root: root.into(),
                 lock_timeout: DEFAULT_LOCK_TIMEOUT,
+                sync: true,
+                uuids: Mutex::new(UuidCache::default()),
+            }),
+        }
+    }
+
+    /// A copy with `change` applied to its settings (and a fresh cache).
+    fn with(self, change: impl FnOnce(&mut Duration, &mut bool)) -> Self {
+        let (mut lock_timeout, mut sync) = (self.inner.lock_timeout, self.inner.sync);
+        change(&mut lock_timeout, &mut sync);
+        Self {
+            inner: Arc::new(Inner {
+                root: self.inner.root.clone(),
+                lock_timeout,
+                sync,
                 uuids: Mutex::new(UuidCache::default()),
             }),
         }
@@ -67,13 +90,14 @@ impl FileStore {
     /// session (default 30 s) before failing with
     /// [`StoreError::LockTimeout`].
     pub fn lock_timeout(self, timeout: Duration) -> Self {
-        Self {
-            inner: Arc::new(Inner {
-                root: self.inner.root.clone(),
-                lock_timeout: timeout,
-                uuids: Mutex::new(UuidCache::default()),
-            }),
-        }
+        self.with(|t, _| *t = timeout)
+    }
+
+    /// Whether each append is `fsync`ed before it returns (default `true`):
+    /// with `false` an append is in the kernel's page cache when it
+    /// returns, safe from a crash of this process but not of the machine.
+    pub fn sync(self, sync: bool) -> Self {
+        self.with(|_, s| *s = sync)
     }
 
     /// The store's folder.

@@ -76,6 +76,12 @@ pub(super) fn append(
         *known = Known::default();
         return Err(io_err("append to", &path)(e));
     }
+    if store.sync {
+        if let Err(e) = sync(&file, &path, len == 0) {
+            *known = Known::default();
+            return Err(e);
+        }
+    }
     known.appended(
         fresh.iter().filter_map(|(_, uuid)| uuid.as_deref()),
         buf.len() as u64,
@@ -96,6 +102,18 @@ pub(super) fn append(
         )?;
     }
     Ok(())
+}
+
+/// Persisted means on disk: the file's data, and the folder's entry when
+/// the append created the file (`created`).
+fn sync(file: &File, path: &Path, created: bool) -> Result<(), StoreError> {
+    file.sync_data().map_err(io_err("fsync", path))?;
+    match path.parent() {
+        Some(parent) if created => File::open(parent)
+            .and_then(|dir| dir.sync_all())
+            .map_err(io_err("fsync", parent)),
+        _ => Ok(()),
+    }
 }
 
 /// Cut a last line without its newline (a writer died mid-write); returns

@@ -26,9 +26,11 @@
 //! complete either way.)
 //!
 //! **Shutdown.** Once the CLI's output has ended, the task appends what is
-//! pending for at most the flush deadline, then gives up; the
-//! [`SessionReport`](crate::SessionReport) of the shutdown counts the
-//! entries (`mirror_persisted`, `mirror_unpersisted`).
+//! pending for at most the flush deadline, then gives up: one
+//! `mirror_error` says how many entries the stalled store did not take, and
+//! the [`SessionReport`](crate::SessionReport) of the shutdown counts the
+//! entries (`mirror_persisted`, `mirror_unpersisted`). A store that stalls
+//! or fails is never a silent loss.
 
 mod inbox;
 mod task;

@@ -123,7 +123,6 @@ pub(super) struct Worker {
     persist_within: Option<Duration>,
     counts: Arc<Counts>,
     errors: mpsc::Sender<Message>,
-    pending: Pending,
 }
 
 impl Worker {
@@ -143,30 +142,22 @@ impl Worker {
             persist_within: settings.persist_within,
             counts,
             errors,
-            pending: Pending::default(),
         }
     }
 
     /// Mirrors until the inbox closes and everything is appended, or the
     /// flush deadline after the close passes; what is left then counts as
     /// unpersisted.
-    pub(super) async fn run(mut self, inbox: Arc<Inbox>) {
+    pub(super) async fn run(self, inbox: Arc<Inbox>) {
         let flush_deadline = self.flush_deadline;
         let deadline = async {
             inbox.closed().await;
             tokio::time::sleep(flush_deadline).await;
         };
+        let mut pending = Pending::default();
+        let ctx = self.ctx();
         {
-            let ctx = Ctx {
-                store: &*self.store,
-                projects_dir: &self.projects_dir,
-                project_key: self.project_key.as_deref(),
-                mode: self.mode,
-                persist_within: self.persist_within,
-                counts: &self.counts,
-                errors: &self.errors,
-            };
-            let work = Self::work(&mut self.pending, &ctx, &inbox);
+            let work = Self::work(&mut pending, &ctx, &inbox);
             tokio::select! {
                 () = work => return,
                 () = deadline => {}
@@ -174,21 +165,47 @@ impl Worker {
         }
         // Given up: the batch in flight (still pending until it succeeds)
         // and everything behind it.
-        let mut lost = self.pending.entries as u64;
+        let mut lost = pending.entries as u64;
         let (items, dropped) = inbox.take_by(None).await;
         lost += dropped.entries;
-        for item in self.pending.backlog.drain(..).chain(items) {
+        for item in pending.backlog.drain(..).chain(items) {
             if let Item::Mirror(line) = item {
                 if let Ok(frame) = serde_json::from_slice::<Counted>(&line) {
                     lost += frame.entries.map_or(0, |e| e.len() as u64);
                 }
             }
         }
-        self.counts.unpersisted(lost);
-        tracing::warn!(
-            entries = lost,
-            "session mirror: flush deadline passed, entries not persisted"
+        ctx.counts.unpersisted(lost);
+        if lost == 0 {
+            return;
+        }
+        // No silent loss: a store that stalled through the flush deadline
+        // is reported in the stream too, not only in the counts.
+        let key = pending
+            .batches
+            .first()
+            .map(|(k, _)| k.clone())
+            .or_else(|| pending.last_path.take().map(|(_, k)| k));
+        ctx.report(
+            key.as_ref(),
+            format!(
+                "the store did not take {lost} entries within the flush deadline ({} s) \
+                 after the CLI's output ended",
+                flush_deadline.as_secs_f64()
+            ),
         );
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            store: &*self.store,
+            projects_dir: &self.projects_dir,
+            project_key: self.project_key.as_deref(),
+            mode: self.mode,
+            persist_within: self.persist_within,
+            counts: &self.counts,
+            errors: &self.errors,
+        }
     }
 
     async fn work(pending: &mut Pending, ctx: &Ctx<'_>, inbox: &Inbox) {

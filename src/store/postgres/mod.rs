@@ -28,6 +28,13 @@ use super::{SessionKey, StoreError};
 /// (the entries sent as text, made `jsonb` by the server) skipping known
 /// uuids, and folds the summary. No TLS: connect over a trusted network or a
 /// socket.
+///
+/// **Persisted** means committed: an append returns once its transaction
+/// committed, so with the server's defaults (`synchronous_commit = on`,
+/// `fsync = on`) it is in the server's write-ahead log on disk and survives
+/// a crash of this process, of the server and of its machine. A server
+/// configured with `synchronous_commit = off` may lose the last commits on
+/// its own crash.
 #[derive(Debug, Clone)]
 pub struct PostgresStore {
     pool: Pool,

@@ -39,6 +39,16 @@ pub(super) const LOCK_LEASE: Duration = Duration::from_secs(10);
 /// summary from what it read, and retries if another writer got in
 /// between), skips known uuids, pushes the rest, and writes the summary and
 /// the mtime. The connection manager reconnects after a failure.
+///
+/// **Persisted** means acknowledged: an append returns once the server
+/// ran its script and replied, so it survives a crash of this process.
+/// Whether it survives a crash of the Redis server is the server's own
+/// persistence settings: with `appendonly yes` and `appendfsync always`
+/// nothing acknowledged is lost, with `appendfsync everysec` (Redis's AOF
+/// default) up to about a second, with RDB snapshots only (`appendonly no`,
+/// the default) everything since the last snapshot. Replicas do not change
+/// this unless the writer waits for them (`WAIT`), which this store does
+/// not.
 #[derive(Clone)]
 pub struct RedisStore {
     conn: ConnectionManager,
