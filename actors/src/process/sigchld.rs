@@ -11,6 +11,12 @@
 //! (a thousand jobs ending) costs a few wake-ups per session rather than
 //! one per exit. A `SIGCHLD` that arrives during the gap is not lost: the
 //! signal stream remembers it and the next tick follows the gap.
+//!
+//! The listener runs only while some session listens: it ends when the last
+//! receiver is gone (so no task of ours outlives the sessions on a user's
+//! runtime), and the next subscriber starts it again. Both decisions are
+//! taken under one lock, so a subscriber never joins a listener that is
+//! about to end.
 
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
@@ -39,16 +45,16 @@ pub(crate) fn subscribe() -> watch::Receiver<u64> {
         tx: watch::channel(0).0,
         listener: Mutex::new(None),
     });
-    let rx = b.tx.subscribe();
     let mut listener = b.listener.lock().unwrap_or_else(|e| e.into_inner());
+    let rx = b.tx.subscribe();
     if listener.as_ref().is_none_or(JoinHandle::is_finished) {
-        *listener = start(b.tx.clone());
+        *listener = start(b);
     }
     rx
 }
 
 #[cfg(unix)]
-fn start(tx: watch::Sender<u64>) -> Option<JoinHandle<()>> {
+fn start(b: &'static Broadcast) -> Option<JoinHandle<()>> {
     use tokio::signal::unix::{SignalKind, signal};
     let mut sig = match signal(SignalKind::child()) {
         Ok(sig) => sig,
@@ -58,14 +64,28 @@ fn start(tx: watch::Sender<u64>) -> Option<JoinHandle<()>> {
         }
     };
     Some(tokio::spawn(async move {
-        while sig.recv().await.is_some() {
-            tx.send_modify(|n| *n = n.wrapping_add(1));
-            tokio::time::sleep(MIN_GAP).await;
+        loop {
+            tokio::select! {
+                got = sig.recv() => {
+                    if got.is_none() {
+                        return;
+                    }
+                    b.tx.send_modify(|n| *n = n.wrapping_add(1));
+                    tokio::time::sleep(MIN_GAP).await;
+                }
+                () = b.tx.closed() => {
+                    let mut listener = b.listener.lock().unwrap_or_else(|e| e.into_inner());
+                    if b.tx.receiver_count() == 0 {
+                        *listener = None;
+                        return;
+                    }
+                }
+            }
         }
     }))
 }
 
 #[cfg(not(unix))]
-fn start(_tx: watch::Sender<u64>) -> Option<JoinHandle<()>> {
+fn start(_b: &'static Broadcast) -> Option<JoinHandle<()>> {
     None
 }
