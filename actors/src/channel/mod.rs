@@ -95,7 +95,7 @@ pub trait ChannelControl: Send + 'static {
     /// Whether the session may put off [`wait`](Self::wait) until the far
     /// end's stdout closed or it was sent a signal, calling
     /// [`try_wait`](Self::try_wait) after each `SIGCHLD` meanwhile (at most
-    /// every 100 ms). Worth it when `wait` holds a resource: a subprocess's
+    /// once a second). Worth it when `wait` holds a resource: a subprocess's
     /// holds a pidfd on Linux, a fourth file descriptor per idle session.
     /// The default, `false`, waits from the start.
     fn wait_lazily(&self) -> bool {
