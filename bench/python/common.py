@@ -9,6 +9,7 @@ Every peer is started by its Rust program with
 
 import json
 import math
+import os
 import resource
 import sys
 
@@ -43,6 +44,11 @@ def summary(values: list) -> dict:
         "max": v[-1] if v else float("nan"),
         "mean": sum(v) / len(v) if v else float("nan"),
     }
+
+
+def open_fds() -> int:
+    """File descriptors this process has open (entries of /proc/self/fd)."""
+    return len(os.listdir("/proc/self/fd"))
 
 
 def rss_kib() -> int:

@@ -9,7 +9,8 @@ turn with three frames, exit on stdin EOF).
 - jobs: `asyncio.gather` of N `query()`s of one prompt each, every message
   read to the end; wall time from the start to the last one done.
 - idle: N `ClaudeSDKClient`s connected at once (`asyncio.gather`), RSS
-  delta of this process / N; then `disconnect()` of all (gathered), timed.
+  delta, open file descriptors and CPU of this process / N; then
+  `disconnect()` of all (gathered), timed.
 """
 
 import argparse
@@ -18,7 +19,7 @@ import time
 
 from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage, query
 
-from common import emit, raise_nofile, rss_kib, summary
+from common import emit, open_fds, raise_nofile, rss_kib, summary
 
 
 async def one_job(cli: str) -> tuple:
@@ -66,10 +67,14 @@ async def idle(cli: str, n: int) -> dict:
     warm = await connected(cli)
     await warm.disconnect()
     before = rss_kib()
+    fds_before = open_fds()
+    cpu0 = time.process_time()
     t0 = time.perf_counter()
     clients = await asyncio.gather(*(connected(cli) for _ in range(n)))
     connect = (time.perf_counter() - t0) * 1000.0
+    connect_cpu = (time.process_time() - cpu0) * 1000.0
     after = rss_kib()
+    fds_after = open_fds()
     t1 = time.perf_counter()
     await asyncio.gather(*(c.disconnect() for c in clients))
     drain = (time.perf_counter() - t1) * 1000.0
@@ -82,6 +87,8 @@ async def idle(cli: str, n: int) -> dict:
         "rss_before_kib": before,
         "rss_after_kib": after,
         "kib_per_session": max(after - before, 0) / n,
+        "fds_per_session": max(fds_after - fds_before, 0) / n,
+        "connect_cpu_ms_per_session": connect_cpu / n,
         "drain_ms": drain,
     }
 

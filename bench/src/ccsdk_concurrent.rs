@@ -93,6 +93,7 @@ pub async fn jobs(fake: &Path, n: usize) -> Result<JobsFigure> {
 pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
     let fake = fake.to_path_buf();
     idle_phase(
+        &fake.clone(),
         n,
         move || {
             let fake = fake.clone();

@@ -152,6 +152,11 @@ pub fn rss_kib() -> Option<u64> {
         .ok()
 }
 
+/// File descriptors this process has open (entries of `/proc/self/fd`).
+pub fn open_fds() -> Option<u64> {
+    Some(std::fs::read_dir("/proc/self/fd").ok()?.count() as u64)
+}
+
 /// Bytes currently allocated on the heap through malloc (glibc
 /// `mallinfo2`: `uordblks` + `hblkhd`), in KiB; `None` off glibc.
 pub fn heap_kib() -> Option<u64> {

@@ -9,7 +9,7 @@ use std::time::Instant;
 use serde_json::{Value, json};
 
 use crate::cpu::HostCpu;
-use crate::{BenchError, Result, joined, ms, rss_kib};
+use crate::{BenchError, Result, joined, ms, open_fds, rss_kib};
 
 /// Runs `job` once to warm up, then `n` times at once (a task each); wall
 /// time to the last one. A job that fails counts as not completed (the row
@@ -42,9 +42,10 @@ where
 }
 
 /// Connects and disconnects one client to warm up, then connects `n` at
-/// once (a task each) and measures the RSS they add; then disconnects all
-/// of them at once.
+/// once (a task each) and measures the RSS, file descriptors and host CPU
+/// they add; then disconnects all of them at once.
 pub async fn idle_phase<C, Con, ConFut, Dis, DisFut>(
+    fake: &Path,
     n: usize,
     connect: Con,
     disconnect: Dis,
@@ -58,6 +59,8 @@ where
 {
     disconnect(connect().await?).await?;
     let before = rss_kib().unwrap_or(0);
+    let fds_before = open_fds().unwrap_or(0);
+    let cpu = HostCpu::start(fake);
     let t0 = Instant::now();
     let tasks: Vec<_> = (0..n).map(|_| tokio::spawn(connect())).collect();
     let mut clients = Vec::with_capacity(n);
@@ -65,7 +68,9 @@ where
         clients.push(joined(t.await)?);
     }
     let connect_ms = ms(t0.elapsed());
+    let connect_cpu_ms = cpu.elapsed_ms();
     let after = rss_kib().unwrap_or(0);
+    let fds_after = open_fds().unwrap_or(0);
     let t1 = Instant::now();
     let tasks: Vec<_> = clients
         .into_iter()
@@ -78,6 +83,9 @@ where
         connect_ms,
         rss_before_kib: before,
         rss_after_kib: after,
+        fds_before,
+        fds_after,
+        connect_cpu_ms,
         drain_ms: ms(t1.elapsed()),
     })
 }
@@ -106,6 +114,12 @@ pub struct IdleFigure {
     pub rss_before_kib: u64,
     /// RSS with every session connected.
     pub rss_after_kib: u64,
+    /// Open file descriptors before the first connect.
+    pub fds_before: u64,
+    /// Open file descriptors with every session connected.
+    pub fds_after: u64,
+    /// Host CPU (this process and its helper processes) while connecting.
+    pub connect_cpu_ms: f64,
     /// Disconnecting all of them.
     pub drain_ms: f64,
 }
@@ -128,6 +142,8 @@ impl IdleFigure {
         json!({"bench": "concurrent", "side": side, "phase": "idle", "sessions": n,
             "connect_all_ms": self.connect_ms, "rss_before_kib": self.rss_before_kib,
             "rss_after_kib": self.rss_after_kib, "kib_per_session": per,
+            "fds_per_session": self.fds_after.saturating_sub(self.fds_before) as f64 / n as f64,
+            "connect_cpu_ms_per_session": self.connect_cpu_ms / n as f64,
             "drain_ms": self.drain_ms})
     }
 }

@@ -66,6 +66,7 @@ async fn connected(fake: &Path) -> Result<ClaudeClient> {
 pub async fn idle(fake: &Path, n: usize) -> Result<IdleFigure> {
     let fake = fake.to_path_buf();
     idle_phase(
+        &fake.clone(),
         n,
         move || {
             let fake = fake.clone();

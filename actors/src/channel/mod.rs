@@ -92,6 +92,15 @@ pub trait ChannelControl: Send + 'static {
     fn wait(&mut self) -> BoxFuture<'_, std::io::Result<ExitInfo>>;
     /// The far end's exit status if it has ended, without waiting.
     fn try_wait(&mut self) -> std::io::Result<Option<ExitInfo>>;
+    /// Whether the session may put off [`wait`](Self::wait) until the far
+    /// end's stdout closed or it was sent a signal, calling
+    /// [`try_wait`](Self::try_wait) after each `SIGCHLD` meanwhile (at most
+    /// once a second). Worth it when `wait` holds a resource: a subprocess's
+    /// holds a pidfd on Linux, a fourth file descriptor per idle session.
+    /// The default, `false`, waits from the start.
+    fn wait_lazily(&self) -> bool {
+        false
+    }
     /// After the far end ended: kill leftovers (the rest of the process
     /// group). Returns whether anything was left to kill.
     fn cleanup(&mut self) -> std::io::Result<bool>;

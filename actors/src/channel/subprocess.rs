@@ -239,6 +239,12 @@ impl ChannelControl for SubprocessControl {
         self.child.try_wait()
     }
 
+    /// The child is ours, so `SIGCHLD` announces its exit; its `wait` opens
+    /// a pidfd on Linux.
+    fn wait_lazily(&self) -> bool {
+        cfg!(target_os = "linux")
+    }
+
     fn cleanup(&mut self) -> std::io::Result<bool> {
         self.child.kill_group_remnants().map(|n| n > 0)
     }

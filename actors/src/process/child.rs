@@ -18,7 +18,11 @@ use super::{ExitInfo, Signal, registry, threads};
 #[derive(Debug)]
 pub struct ChildProcess {
     leader: Leader,
-    waiter: Waiter,
+    /// Made by the first [`wait`](Self::wait) that finds the leader still
+    /// running, not at spawn: a pidfd is a file descriptor, and a session
+    /// that only waits once its stdout closed (or it sent a signal) should
+    /// not hold a fourth one while idle.
+    waiter: Option<Waiter>,
     stdin: Option<ChildStdin>,
     stdout: Option<ChildStdout>,
     stderr: Option<ChildStderr>,
@@ -91,8 +95,8 @@ const MAX_POLL_PAUSE: Duration = Duration::from_millis(50);
 
 impl ChildProcess {
     /// Wraps a freshly spawned child. Must run inside a tokio runtime with
-    /// IO enabled (the pipes and the pidfd register with its reactor). On
-    /// error the child is killed and reaped by `Drop`.
+    /// IO enabled (the pipes, and later the pidfd, register with its
+    /// reactor). On error the child is killed and reaped by `Drop`.
     pub(super) fn from_std(mut child: Child, label: Option<String>) -> std::io::Result<Self> {
         let pid = child.id();
         registry::insert(pid, pid, label);
@@ -104,7 +108,7 @@ impl ChildProcess {
                 pid,
                 exit: None,
             },
-            waiter: Waiter::Poll,
+            waiter: None,
             stdin: None,
             stdout: None,
             stderr: None,
@@ -112,7 +116,6 @@ impl ChildProcess {
         this.stdin = stdin.map(ChildStdin::from_std).transpose()?;
         this.stdout = stdout.map(ChildStdout::from_std).transpose()?;
         this.stderr = stderr.map(ChildStderr::from_std).transpose()?;
-        this.waiter = Waiter::new(pid);
         Ok(this)
     }
 
@@ -172,13 +175,17 @@ impl ChildProcess {
     /// Waits for the leader to exit and reaps it. Cancel-safe: it can be
     /// raced in `select!` and called again; once reaped it returns the same
     /// status at once.
+    ///
+    /// On Linux the first call that finds the leader running opens a pidfd
+    /// (one more file descriptor, held until this `ChildProcess` drops).
     pub async fn wait(&mut self) -> std::io::Result<ExitInfo> {
         let mut pause = Duration::from_millis(1);
         loop {
             if let Some(exit) = self.leader.try_wait()? {
                 return Ok(exit);
             }
-            match &self.waiter {
+            let pid = self.leader.pid;
+            match self.waiter.get_or_insert_with(|| Waiter::new(pid)) {
                 #[cfg(target_os = "linux")]
                 Waiter::Pidfd(fd) => {
                     let mut ready = fd.readable().await?;
@@ -235,7 +242,7 @@ mod tests {
         let mut spec = super::super::ProcessSpec::new("sleep");
         spec.args.push("300".into());
         let mut child = super::super::spawn(spec).await.unwrap();
-        child.waiter = Waiter::Poll;
+        child.waiter = Some(Waiter::Poll);
         tokio::select! {
             exit = child.wait() => panic!("exited early: {exit:?}"),
             () = tokio::time::sleep(Duration::from_millis(20)) => {}

@@ -22,9 +22,12 @@
 //! - **Not `tokio::process`.** We spawn with `std::process` on that thread
 //!   (tokio's `Command` needs a runtime context there and ties reaping to the
 //!   runtime's SIGCHLD handling), then wrap the pipes as tokio types and wait
-//!   on a Linux pidfd registered with the reactor. Without pidfds (old
-//!   kernels, seccomp, other unix) `wait` polls `try_wait` at intervals up to
-//!   50 ms. [`spawn`] therefore needs a tokio runtime with IO enabled.
+//!   on a Linux pidfd registered with the reactor, opened by the first
+//!   `wait` (a session calls it once the CLI's stdout closed or it signalled
+//!   the CLI, so an idle session holds only its three pipes). Without pidfds
+//!   (old kernels, seccomp, other unix) `wait` polls `try_wait` at
+//!   intervals up to 50 ms. [`spawn`] therefore needs a tokio runtime with
+//!   IO enabled.
 //! - **No zombies.** Dropping an unreaped [`ChildProcess`] sends `SIGKILL`
 //!   to the group and hands the child to a small reaper thread if it has not
 //!   died by the time `drop` returns.
@@ -53,6 +56,7 @@ mod exit;
 mod group;
 mod keeper;
 mod registry;
+pub(crate) mod sigchld;
 mod spec;
 mod sys;
 mod threads;

@@ -52,6 +52,7 @@ pub(crate) async fn spawn_children(
             supervisor: myself.clone(),
             stdin: a.stdin.clone(),
             shared: a.shared.clone(),
+            stdout_done: stdout_done.clone(),
         },
         cell.clone(),
     )

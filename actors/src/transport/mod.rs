@@ -7,7 +7,9 @@
 //!   stalls only that task and the senders' waits for room (escalation
 //!   goes through the other task);
 //! - the lifecycle task owns the `ChannelControl`, waits for the far end to
-//!   end, and carries out terminate / kill / cleanup meanwhile.
+//!   end (for a subprocess, once its stdout closed or it was signalled;
+//!   `SIGCHLD` ticks before that), and carries out terminate / kill /
+//!   cleanup meanwhile.
 //!
 //! Both are aborted when the actor's state is dropped (stop, kill or panic),
 //! which drops the `ChannelControl`; a `ChildProcess` kills its group on drop.
@@ -56,6 +58,8 @@ pub(crate) struct TransportArgs {
     /// The stdin queue whose pipe the writer task owns.
     pub(crate) stdin: Arc<StdinTx>,
     pub(crate) shared: Arc<Shared>,
+    /// Cancelled when nobody reads the CLI's stdout any more (EOF, mostly).
+    pub(crate) stdout_done: CancellationToken,
 }
 
 pub(crate) struct TransportState {
@@ -68,40 +72,94 @@ pub(crate) struct TransportState {
 /// The transport actor.
 pub(crate) struct TransportActor;
 
-async fn lifecycle_task(
-    mut control: Box<dyn ChannelControl>,
-    mut rx: mpsc::UnboundedReceiver<LifeCmd>,
+/// The lifecycle task's ends: where it announces the far end's end.
+struct LifeEnds {
     ended: watch::Sender<Option<Ended>>,
     supervisor: ActorRef<SupervisorMsg>,
     shared: Arc<Shared>,
+}
+
+impl LifeEnds {
+    fn announce(&self, r: std::io::Result<ExitInfo>) {
+        let exit = match r {
+            Ok(exit) => Some(exit),
+            Err(e) => {
+                tracing::warn!(error = %e, "waiting for the CLI failed");
+                None
+            }
+        };
+        let _ = self.ended.send(Some(Ended { exit }));
+        self.shared.lifecycle(LifecycleEvent::Exited { exit });
+        let _ = self.supervisor.cast(SupervisorMsg::FarEndEnded(exit));
+    }
+}
+
+/// The next `SIGCHLD` tick; never, once the task waits for real.
+async fn sigchld_tick(ticks: &mut Option<watch::Receiver<u64>>) -> bool {
+    match ticks {
+        Some(t) => t.changed().await.is_ok(),
+        None => std::future::pending().await,
+    }
+}
+
+/// Waits for the far end to end and carries out the commands meanwhile.
+///
+/// A control that [waits lazily](ChannelControl::wait_lazily) is not
+/// waited on until its stdout closed (`stdout_done`) or it was signalled:
+/// a subprocess's `wait` opens a pidfd, which an idle session need not
+/// hold. Until then each `SIGCHLD` tick (see `process::sigchld`) checks
+/// `try_wait`, for a CLI that died while a grandchild holds its stdout.
+async fn lifecycle_task(
+    mut control: Box<dyn ChannelControl>,
+    mut rx: mpsc::UnboundedReceiver<LifeCmd>,
+    ends: LifeEnds,
+    stdout_done: CancellationToken,
 ) {
+    let mut ticks = control.wait_lazily().then(|| {
+        let mut t = crate::process::sigchld::subscribe();
+        // One check at once: an exit before the subscription sent its
+        // SIGCHLD to nobody.
+        t.mark_changed();
+        t
+    });
     let mut done = false;
     loop {
         tokio::select! {
-            r = control.wait(), if !done => {
+            r = control.wait(), if !done && ticks.is_none() => {
                 done = true;
-                let exit = match r {
-                    Ok(exit) => Some(exit),
-                    Err(e) => {
-                        tracing::warn!(error = %e, "waiting for the CLI failed");
-                        None
-                    }
-                };
-                let _ = ended.send(Some(Ended { exit }));
-                shared.lifecycle(LifecycleEvent::Exited { exit });
-                let _ = supervisor.cast(SupervisorMsg::FarEndEnded(exit));
+                ends.announce(r);
             }
+            open = sigchld_tick(&mut ticks), if !done => {
+                if !open {
+                    ticks = None;
+                    continue;
+                }
+                match control.try_wait() {
+                    Ok(None) => {}
+                    Ok(Some(exit)) => {
+                        done = true;
+                        ends.announce(Ok(exit));
+                    }
+                    Err(e) => {
+                        done = true;
+                        ends.announce(Err(e));
+                    }
+                }
+            }
+            () = stdout_done.cancelled(), if !done && ticks.is_some() => ticks = None,
             cmd = rx.recv() => match cmd {
                 None => break,
                 Some(LifeCmd::Terminate) => {
                     if let Err(e) = control.terminate() {
                         tracing::warn!(error = %e, "terminate failed");
                     }
+                    ticks = None;
                 }
                 Some(LifeCmd::Kill) => {
                     if let Err(e) = control.kill() {
                         tracing::warn!(error = %e, "kill failed");
                     }
+                    ticks = None;
                 }
                 Some(LifeCmd::Cleanup(reply)) => {
                     let _ = reply.send(control.cleanup().map_err(|e| e.to_string()));
@@ -133,15 +191,13 @@ impl Actor for TransportActor {
             )
             .instrument(span.clone()),
         );
+        let ends = LifeEnds {
+            ended: args.ended,
+            supervisor: args.supervisor,
+            shared: args.shared,
+        };
         let life = tokio::spawn(
-            lifecycle_task(
-                args.control,
-                life_rx,
-                args.ended,
-                args.supervisor,
-                args.shared,
-            )
-            .instrument(span),
+            lifecycle_task(args.control, life_rx, ends, args.stdout_done).instrument(span),
         );
         Ok(TransportState {
             close_stdin,

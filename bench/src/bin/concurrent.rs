@@ -4,7 +4,8 @@
 //! - jobs: 1,000 one-turn jobs through `Host::submit` (all admitted at
 //!   once), wall time from the first submit to the last outcome;
 //! - idle: 1,000 interactive sessions through `Host::spawn`, all connected
-//!   and idle: host RSS delta / 1,000 (this process only, not the CLIs);
+//!   and idle: host RSS delta / 1,000 (this process only, not the CLIs),
+//!   open file descriptors per session, and host CPU per connect;
 //! - drain: `Host::drain` of those 1,000, timed.
 //!
 //! The Rust peers `claude-agent-sdk-rs` 0.6.4 and `cc-sdk` 0.8.1 do the
@@ -30,8 +31,8 @@ use claude_agent::host::{DrainOptions, Host, HostConfig, RestartPolicy, SessionH
 use claude_agent::{ClientBuilder, Options};
 use claude_agent_bench::cpu::HostCpu;
 use claude_agent_bench::{
-    BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, raise_nofile, ratio,
-    rss_kib, run_python,
+    BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, open_fds, raise_nofile,
+    ratio, rss_kib, run_python,
 };
 use claude_agent_bench::{ccsdk_concurrent, sdkrs};
 use serde_json::{Value, json};
@@ -172,6 +173,8 @@ async fn idle(fake: &Path, n: usize) -> Result<Value> {
     warm.client().await.map_err(session_err)?.shutdown().await;
     warm.outcome().await;
     let before = rss_kib().unwrap_or(0);
+    let fds_before = open_fds().unwrap_or(0);
+    let cpu = HostCpu::start(fake);
     let t0 = Instant::now();
     let mut handles: Vec<SessionHandle> = Vec::with_capacity(n);
     for i in 0..n {
@@ -186,7 +189,9 @@ async fn idle(fake: &Path, n: usize) -> Result<Value> {
         h.client().await.map_err(session_err)?;
     }
     let connect = t0.elapsed();
+    let connect_cpu_ms = cpu.elapsed_ms();
     let after = rss_kib().unwrap_or(0);
+    let fds_after = open_fds().unwrap_or(0);
     let t1 = Instant::now();
     let report = host.drain(DrainOptions::new(Duration::from_secs(30))).await;
     let drain = t1.elapsed();
@@ -194,7 +199,9 @@ async fn idle(fake: &Path, n: usize) -> Result<Value> {
     Ok(
         json!({"bench": "concurrent", "side": "rust", "phase": "idle", "sessions": n,
         "connect_all_ms": ms(connect), "rss_before_kib": before, "rss_after_kib": after,
-        "kib_per_session": per, "drain_ms": ms(drain),
+        "kib_per_session": per,
+        "fds_per_session": fds_after.saturating_sub(fds_before) as f64 / n as f64,
+        "connect_cpu_ms_per_session": connect_cpu_ms / n as f64, "drain_ms": ms(drain),
         "drain_ended_in_time": report.ended_in_time,
         "drain_killed": report.killed_at_deadline, "drain_unresolved": report.unresolved}),
     )
@@ -343,7 +350,7 @@ fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
     eprintln!(
         "\n(b) {n} concurrent sessions on the fake CLI's default script (jobs: best of {reps})"
     );
-    let figures: [(&str, &str, &str); 7] = [
+    let figures: [(&str, &str, &str); 9] = [
         ("jobs: wall time, all done (ms)", "jobs", "wall_ms"),
         ("jobs: host CPU per job (ms)", "jobs", "cpu_ms_per_session"),
         ("jobs: of which kernel (ms)", "jobs", "sys_ms_per_session"),
@@ -354,9 +361,19 @@ fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
         ),
         ("idle: connect all (ms)", "idle", "connect_all_ms"),
         (
+            "idle: connect CPU per session (ms)",
+            "idle",
+            "connect_cpu_ms_per_session",
+        ),
+        (
             "idle: host memory per session (KiB)",
             "idle",
             "kib_per_session",
+        ),
+        (
+            "idle: file descriptors per session",
+            "idle",
+            "fds_per_session",
         ),
         ("drain / disconnect all (ms)", "idle", "drain_ms"),
     ];
