@@ -23,7 +23,7 @@ pub(crate) enum Direction {
 }
 
 /// Records nothing: the only value there is without the feature.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Telemetry;
 
 impl Telemetry {

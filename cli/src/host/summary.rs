@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use claude_agent::Escalation;
+#[cfg(feature = "nats")]
 use claude_agent::fleet::JobOutcome;
 use claude_agent::host::SessionOutcome;
 use serde_json::{Value, json};
@@ -81,6 +82,7 @@ impl Summary {
 
     /// Counts an outcome from the fleet's results stream; `line` is the
     /// job's line in the submitted file.
+    #[cfg(feature = "nats")]
     pub(crate) fn add_fleet(&mut self, outcome: &JobOutcome, line: Option<usize>) {
         self.jobs += 1;
         if outcome.completed {
@@ -117,6 +119,7 @@ impl Summary {
     }
 
     /// The summary of `submit --wait`: it counts duplicates and pending jobs.
+    #[cfg(feature = "nats")]
     pub(crate) fn for_submit() -> Self {
         Self {
             duplicates: Some(0),
@@ -127,6 +130,7 @@ impl Summary {
 
     /// A job with no outcome yet when `submit --wait` stopped waiting: not
     /// failed, still queued or running.
+    #[cfg(feature = "nats")]
     pub(crate) fn add_pending(&mut self, job_id: &str, line: usize) {
         self.jobs += 1;
         self.pending
