@@ -45,9 +45,23 @@ fn exchanges(scenario: &str) -> Vec<(InboundRequest, Value)> {
                 subtype: m["request"]["subtype"].as_str().unwrap().to_owned(),
                 request: m["request"].clone().into(),
             };
-            (request, reply["response"]["response"].clone())
+            let expected =
+                as_typescript_names_it(&m["request"], reply["response"]["response"].clone());
+            (request, expected)
         })
         .collect()
+}
+
+/// The recorded replies are the Python SDK's; like the TypeScript SDK,
+/// ours also name the tool use a permission reply answers.
+fn as_typescript_names_it(request: &Value, mut reply: Value) -> Value {
+    let tool_use_id = request["tool_use_id"].as_str().map(str::to_owned);
+    if let (Some(id), Some(obj)) = (tool_use_id, reply.as_object_mut()) {
+        if request["subtype"] == "can_use_tool" {
+            obj.insert("toolUseID".into(), Value::String(id));
+        }
+    }
+    reply
 }
 
 async fn assert_replays(callbacks: &Callbacks, scenario: &str, expected_count: usize) {

@@ -74,6 +74,18 @@ fn callbacks() -> Callbacks {
         .with_mcp_server(SdkMcpServer::new("calc", "1.0.0").tool(add))
 }
 
+/// The recorded replies are the Python SDK's; like the TypeScript SDK,
+/// ours also name the tool use a permission reply answers.
+fn as_typescript_names_it(request: &Value, mut reply: Value) -> Value {
+    let tool_use_id = request["tool_use_id"].as_str().map(str::to_owned);
+    if let (Some(id), Some(obj)) = (tool_use_id, reply.as_object_mut()) {
+        if request["subtype"] == "can_use_tool" {
+            obj.insert("toolUseID".into(), Value::String(id));
+        }
+    }
+    reply
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fixture_requests_get_the_recorded_replies_through_a_session() {
     let mut all = Vec::new();
@@ -134,7 +146,8 @@ async fn fixture_requests_get_the_recorded_replies_through_a_session() {
         assert_eq!(replies.len(), 1, "one reply to {}", request["request_id"]);
         assert_eq!(replies[0]["response"]["subtype"], "success");
         assert_eq!(
-            &replies[0]["response"]["response"], expected,
+            replies[0]["response"]["response"],
+            as_typescript_names_it(&request["request"], expected.clone()),
             "{}",
             request["request"]["subtype"]
         );

@@ -152,6 +152,20 @@ async fn read_stream(client: &Client, within: Duration) -> Seen {
     seen
 }
 
+/// Connects with `specs`, runs one turn of `prompt` and asserts that it
+/// completes: the faults at hand delay or disturb the session, never end it.
+async fn completes(rig: &Rig, specs: &[&str], prompt: &str) -> (Client, Arc<AtomicU64>) {
+    let skipped = Arc::new(AtomicU64::new(0));
+    let client = connect(builder(rig, specs, &skipped)).await;
+    let seen = read_turn(&client, prompt, TURN).await;
+    assert!(
+        seen.result().is_some_and(|r| !r.is_error()),
+        "{:?}",
+        seen.kinds()
+    );
+    (client, skipped)
+}
+
 /// Shuts down, then runs the three process/protocol checks.
 async fn finish(client: &Client) -> (SessionReport, FaultReport) {
     let report = tokio::time::timeout(TURN, client.shutdown()).await.unwrap();
@@ -275,14 +289,7 @@ async fn kill_leader_only_still_leaves_no_process_of_the_group() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn stop_with_resume_pauses_the_cli_and_the_turn_completes() {
     let rig = rig!(tool_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["stop:2000@control_request:1"], &skipped)).await;
-    let seen = read_turn(&client, "run echo", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, _) = completes(&rig, &["stop:2000@control_request:1"], "run echo").await;
     // The escalation is not asserted: on a loaded machine the CLI may
     // take longer than the rig's short grace to exit.
     let (_, faults) = finish(&client).await;
@@ -310,14 +317,7 @@ async fn a_cli_stopped_for_good_is_killed_by_the_shutdown_ladder() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn cont_to_a_running_cli_changes_nothing() {
     let rig = rig!(text_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["cont@assistant:1"], &skipped)).await;
-    let seen = read_turn(&client, "hello", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, _) = completes(&rig, &["cont@assistant:1"], "hello").await;
     // The escalation is not asserted: on a loaded machine the CLI may
     // take longer than the rig's short grace to exit.
     let (_, faults) = finish(&client).await;
@@ -331,19 +331,7 @@ async fn cont_to_a_running_cli_changes_nothing() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn stall_stdin_holds_the_permission_reply_and_the_turn_completes() {
     let rig = rig!(tool_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(
-        &rig,
-        &["stall-stdin:2000@control_request:1"],
-        &skipped,
-    ))
-    .await;
-    let seen = read_turn(&client, "run echo", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, _) = completes(&rig, &["stall-stdin:2000@control_request:1"], "run echo").await;
     let (_, faults) = finish(&client).await;
     assert_eq!(faults.requests.len(), 1);
     assert_eq!(faults.requests[0].replies, 1);
@@ -442,14 +430,7 @@ async fn a_truncated_assistant_frame_is_skipped_with_a_diagnostic() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn an_injected_garbage_line_before_the_result_is_skipped() {
     let rig = rig!(text_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["inject@before:result"], &skipped)).await;
-    let seen = read_turn(&client, "hello", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, skipped) = completes(&rig, &["inject@before:result"], "hello").await;
     finish(&client).await;
     assert!(skipped.load(Ordering::Relaxed) >= 1);
 }
@@ -511,14 +492,7 @@ async fn a_panicking_callback_is_answered_with_an_error_and_the_turn_goes_on() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn kill_at_stdin_eof_is_the_reported_cause_of_the_cli_s_death() {
     let rig = rig!(text_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["kill@stdin-eof"], &skipped)).await;
-    let seen = read_turn(&client, "hello", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, _) = completes(&rig, &["kill@stdin-eof"], "hello").await;
     let (report, faults) = finish(&client).await;
     assert_eq!(report.exit.and_then(|e| e.signal), Some(KILL));
     assert!(faults.fired("kill").next().unwrap().applied);
@@ -544,14 +518,7 @@ async fn eof_held_past_the_grace_escalates_to_sigterm() {
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn kill_after_the_result_keeps_the_turn_and_reports_the_signal() {
     let rig = rig!(text_script());
-    let skipped = Arc::new(AtomicU64::new(0));
-    let client = connect(builder(&rig, &["kill@result"], &skipped)).await;
-    let seen = read_turn(&client, "hello", TURN).await;
-    assert!(
-        seen.result().is_some_and(|r| !r.is_error()),
-        "{:?}",
-        seen.kinds()
-    );
+    let (client, _) = completes(&rig, &["kill@result"], "hello").await;
     let (report, _) = finish(&client).await;
     assert_eq!(report.exit.and_then(|e| e.signal), Some(KILL));
 }

@@ -210,7 +210,7 @@ fn allow_deny_and_unlisted_tools_get_the_documented_decisions() {
     let r1 = fake.reply_to("p1").unwrap();
     assert_eq!(
         r1["response"]["response"],
-        json!({"behavior": "allow", "updatedInput": {"x": 1}})
+        json!({"behavior": "allow", "updatedInput": {"x": 1}, "toolUseID": "t-p1"})
     );
     let r2 = fake.reply_to("p2").unwrap();
     assert_eq!(
