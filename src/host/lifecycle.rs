@@ -188,7 +188,10 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
             stop: &lc.stop,
             draining: &lc.draining,
         };
-        let attempt = match &lc.work {
+        // Boxed: the attempt is held across the waits for a revival or a
+        // restart, and inline it would size the future every idle
+        // session's task holds.
+        let attempt = Box::new(match &lc.work {
             Work::Job(prompt) => Box::pin(run_job(&client, prompt.clone(), &stops)).await,
             Work::Interactive => {
                 let idle = lc.hibernate_after.map(|after| Idle {
@@ -198,7 +201,7 @@ async fn run(mut lc: Lifecycle) -> SessionOutcome {
                 });
                 Box::pin(run_interactive(&client, &stops, idle, hibernations + 1)).await
             }
-        };
+        });
         let pid = client.pid();
         drop(client);
         last_report = attempt.report.clone();

@@ -139,12 +139,14 @@ pub(super) async fn run_interactive(
         }
     };
     let mut hibernated = None;
+    // The shutdowns are boxed: inline they would size this future, which
+    // every idle session's task holds, for a step taken once at its end.
     let report = tokio::select! {
-        _ = client.session().closed() => client.shutdown().await,
-        () = stops.stop.cancelled() => client.shutdown_with(stop_cause(stops)).await,
+        _ = client.session().closed() => Box::pin(client.shutdown()).await,
+        () = stops.stop.cancelled() => Box::pin(client.shutdown_with(stop_cause(stops))).await,
         () = idle => {
             let t0 = Instant::now();
-            let report = client.shutdown_with(ShutdownCause::Hibernate).await;
+            let report = Box::pin(client.shutdown_with(ShutdownCause::Hibernate)).await;
             hibernated = Some(t0.elapsed());
             report
         }

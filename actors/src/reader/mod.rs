@@ -88,6 +88,15 @@ pub(crate) struct ReaderState {
 /// The reader actor.
 pub(crate) struct ReaderActor;
 
+/// What routing a line left to wait for.
+enum Then {
+    Done,
+    /// A CLI request: spawn its handler.
+    StartHandler(InboundRequest),
+    /// A frame for the consumer, whose queue is full.
+    WaitForRoom(Frame),
+}
+
 struct Loop {
     frames: Batcher,
     divert: Option<FrameDivert>,
@@ -134,7 +143,7 @@ impl Loop {
         });
     }
 
-    async fn route(&mut self, line: Bytes) {
+    fn route(&mut self, line: Bytes) -> Then {
         // A divert sees a plain frame before the envelope scan when the
         // line names its type first (the CLI's key order): a flood of
         // frames it takes (the session mirror's) costs no scan. A frame it
@@ -143,20 +152,26 @@ impl Loop {
         {
             let frame = Frame { kind, line };
             if divert(&frame) {
-                return;
+                return Then::Done;
             }
-            return self.route_scanned(frame.line, true).await;
+            return self.route_scanned(frame.line, true);
         }
-        self.route_scanned(line, false).await;
+        self.route_scanned(line, false)
     }
 
     /// Routes `line` by its scanned envelope; `offered`: the divert has
     /// seen it already.
-    async fn route_scanned(&mut self, line: Bytes, offered: bool) {
+    fn route_scanned(&mut self, line: Bytes, offered: bool) -> Then {
         let env = match envelope::peek(&line) {
             Ok(env) => env,
-            Err(Unroutable::NotJson) => return self.skipped(SkipReason::NotJson, &line),
-            Err(Unroutable::Malformed) => return self.skipped(SkipReason::Malformed, &line),
+            Err(Unroutable::NotJson) => {
+                self.skipped(SkipReason::NotJson, &line);
+                return Then::Done;
+            }
+            Err(Unroutable::Malformed) => {
+                self.skipped(SkipReason::Malformed, &line);
+                return Then::Done;
+            }
         };
         let msg = match env {
             Envelope::ControlResponse {
@@ -175,7 +190,10 @@ impl Loop {
                 let request = match request {
                     Some(span) => match RawRequest::in_line(line.clone(), span) {
                         Some(r) => r,
-                        None => return self.skipped(SkipReason::Malformed, &line),
+                        None => {
+                            self.skipped(SkipReason::Malformed, &line);
+                            return Then::Done;
+                        }
                     },
                     None => RawRequest::null(),
                 };
@@ -184,10 +202,11 @@ impl Loop {
                     subtype,
                     request,
                 };
-                return self.start_handler(request).await;
+                return Then::StartHandler(request);
             }
             Envelope::ControlCancel { request_id } => {
-                return self.admission.cancel(&request_id);
+                self.admission.cancel(&request_id);
+                return Then::Done;
             }
             Envelope::Message {
                 kind,
@@ -199,26 +218,59 @@ impl Loop {
                 if kind == "result" {
                     self.shared.turn_ended();
                 }
-                return self.deliver(Frame { kind, line }, offered).await;
+                return self.deliver(Frame { kind, line }, offered);
             }
         };
         let _ = self.dispatch.cast(msg);
+        Then::Done
     }
 
     /// Queues `frame` for the consumer, unless the divert (when it was not
     /// `offered` the frame already) takes it.
-    async fn deliver(&mut self, frame: Frame, offered: bool) {
+    fn deliver(&mut self, frame: Frame, offered: bool) -> Then {
         if let Some(divert) = self.divert.as_mut().filter(|_| !offered) {
             if divert(&frame) {
-                return;
+                return Then::Done;
             }
         }
+        if self.consumer_gone {
+            self.delivered(Admit::ConsumerGone);
+            return Then::Done;
+        }
+        match self.frames.try_push(frame) {
+            Ok(admit) => {
+                self.delivered(admit);
+                Then::Done
+            }
+            Err(frame) => Then::WaitForRoom(frame),
+        }
+    }
+
+    /// Queues `frame` once the consumer's queue has room.
+    async fn deliver_when_room(&mut self, frame: Frame) {
+        let admit = self.frames.push(frame).await;
+        self.delivered(admit);
+    }
+
+    fn delivered(&mut self, admit: Admit) {
         let c = &self.shared.counters;
-        if !self.consumer_gone && self.frames.push(frame).await == Admit::Queued {
+        if !self.consumer_gone && admit == Admit::Queued {
             Counters::add(&c.frames_to_consumer, 1);
         } else {
             self.consumer_gone = true;
             Counters::add(&c.frames_discarded, 1);
+        }
+    }
+
+    /// Routes one complete line, waiting only where routing says so. The
+    /// waits are boxed: they are rare (a CLI request, a full consumer
+    /// queue), and inline they would size the loop's future, which lives as
+    /// long as the session, for them.
+    async fn route_line(&mut self, line: Bytes) {
+        match self.route(line) {
+            Then::Done => {}
+            Then::StartHandler(request) => Box::pin(self.start_handler(request)).await,
+            Then::WaitForRoom(frame) => Box::pin(self.deliver_when_room(frame)).await,
         }
     }
 
@@ -297,7 +349,7 @@ async fn read_loop(stdout: BoxReader, max_line_bytes: usize, mut lp: Loop) -> Lo
             lp.shared.tap(WireDirection::In, bytes);
         }
         match line {
-            Line::Complete(bytes) => lp.route(bytes).await,
+            Line::Complete(bytes) => lp.route_line(bytes).await,
             Line::Oversized { prefix, len } => lp.oversized(&prefix, len),
             Line::TruncatedAtEof(bytes) => lp.skipped(SkipReason::TruncatedAtEof, &bytes),
         }
@@ -335,9 +387,14 @@ impl Actor for ReaderActor {
         };
         let shared = lp.shared.clone();
         let stdout_done = args.stdout_done;
-        let run = read_loop(args.stdout, args.max_line_bytes, lp);
+        let (stdout, max_line_bytes) = (args.stdout, args.max_line_bytes);
+        // The loop's future is made inside the task, not captured by it: a
+        // captured future would be stored twice in the task (as the
+        // capture and as the future being polled), and this task lives as
+        // long as the session.
         let task = tokio::spawn(
             async move {
+                let run = read_loop(stdout, max_line_bytes, lp);
                 // However the loop ends (EOF, a panic, or the actor killed
                 // and this task aborted), nobody reads stdout after it: the
                 // shutdown must not wait for an EOF that no one will see.

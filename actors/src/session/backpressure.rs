@@ -77,6 +77,35 @@ pub(crate) struct Batcher {
 }
 
 impl Batcher {
+    /// Admits a frame if the budget has room now; gives it back when it
+    /// must wait (then [`push`](Self::push) it). The reader's fast path:
+    /// no future, so the read loop's own stays small.
+    pub(crate) fn try_push(&mut self, frame: Frame) -> Result<Admit, Frame> {
+        let budget = &self.out.budget;
+        let want = u32::try_from(frame.line.len())
+            .unwrap_or(u32::MAX)
+            .min(budget.cap);
+        let want = match budget.sem.try_acquire_many(want) {
+            Ok(permit) => {
+                permit.forget();
+                want
+            }
+            Err(tokio::sync::TryAcquireError::Closed) => return Ok(Admit::ConsumerGone),
+            Err(tokio::sync::TryAcquireError::NoPermits) if budget.lifted.is_cancelled() => 0,
+            Err(tokio::sync::TryAcquireError::NoPermits) => return Err(frame),
+        };
+        Ok(self.queue(frame, want))
+    }
+
+    fn queue(&mut self, frame: Frame, permits: u32) -> Admit {
+        self.batch.push(frame);
+        self.held += permits;
+        if self.batch.len() >= MAX_BATCH {
+            return self.flush();
+        }
+        Admit::Queued
+    }
+
     /// Admits a frame, waiting while the queue is over its cap.
     pub(crate) async fn push(&mut self, frame: Frame) -> Admit {
         let budget = self.out.budget.clone();
@@ -103,12 +132,7 @@ impl Batcher {
                 }
             }
         }
-        self.batch.push(frame);
-        self.held += want;
-        if self.batch.len() >= MAX_BATCH {
-            return self.flush();
-        }
-        Admit::Queued
+        self.queue(frame, want)
     }
 
     /// Sends what was collected.
