@@ -3,8 +3,9 @@
 //! store's table, a Redis server behind a network that stops delivering, a
 //! file store whose session lock another process holds) ends with a
 //! `system/mirror_error` in the stream and the entries counted as
-//! unpersisted in the report, once the flush deadline has passed. (A store
-//! cut outright is `store_mirror_services.rs`.) Servers from
+//! unpersisted in the report, once the flush deadline has passed (or,
+//! hurried, within `HURRIED_FLUSH`). (A store cut outright is
+//! `store_mirror_services.rs`.) Servers from
 //! `CLAUDE_AGENT_TEST_POSTGRES_URL` / `CLAUDE_AGENT_TEST_REDIS_URL`; each
 //! test in its own schema or key prefix, removed afterwards.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -19,6 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent::protocol::{Message, SystemMessage};
+use claude_agent::store::mirror::HURRIED_FLUSH;
 use claude_agent::store::{
     FileStore, PostgresOptions, PostgresStore, RedisOptions, RedisStore, SessionStore,
 };
@@ -47,22 +49,39 @@ fn mirror(config: &Path, entries: Vec<Value>) -> Value {
 /// does. Returns every `mirror_error` and the report's unpersisted count.
 async fn turn_into_a_stalled_store(store: Arc<dyn SessionStore>) -> (Vec<String>, Option<u64>) {
     let config = tempfile::tempdir().unwrap();
+    let (_fake, client, seen) = one_turn(config.path(), store, FLUSH_DEADLINE).await;
+    let closing = {
+        let c = client.clone();
+        tokio::spawn(async move { c.shutdown().await })
+    };
+    let (errors, report) = to_the_end(&client, seen, closing).await;
+    (errors, report.mirror_unpersisted)
+}
+
+/// A client mirroring into `store` with `flush_deadline`, after one turn
+/// of two mirrored entries (the fake CLI then exits at EOF); the turn's
+/// messages.
+async fn one_turn(
+    config: &Path,
+    store: Arc<dyn SessionStore>,
+    flush_deadline: Duration,
+) -> (Fake, claude_agent::Client, Vec<Message>) {
     let fake = fake(
         Script::new()
             .expect_initialize()
             .expect("user", None)
-            .emit(mirror(config.path(), vec![entry(1), entry(2)]))
+            .emit(mirror(config, vec![entry(1), entry(2)]))
             .emit(assistant("answer"))
             .emit(result("success", "answer"))
             .expect_eof(),
     );
-    let options = fake.options().env("CLAUDE_CONFIG_DIR", config.path());
+    let options = fake.options().env("CLAUDE_CONFIG_DIR", config);
     let client = claude_agent::ClientBuilder::new(options)
         .grace(Duration::from_millis(500))
         .term_grace(Duration::from_millis(500))
         .initialize_timeout(SOON)
         .session_store(store)
-        .mirror_flush_deadline(FLUSH_DEADLINE)
+        .mirror_flush_deadline(flush_deadline)
         .connect()
         .await
         .unwrap();
@@ -73,10 +92,16 @@ async fn turn_into_a_stalled_store(store: Arc<dyn SessionStore>) -> (Vec<String>
         seen.push(m.unwrap());
     }
     drop(turn);
-    let closing = {
-        let c = client.clone();
-        tokio::spawn(async move { c.shutdown().await })
-    };
+    (fake, client, seen)
+}
+
+/// The stream read to its end after `seen`, and the shutdown's report:
+/// every `mirror_error`'s text and the report.
+async fn to_the_end(
+    client: &claude_agent::Client,
+    mut seen: Vec<Message>,
+    closing: tokio::task::JoinHandle<claude_agent::SessionReport>,
+) -> (Vec<String>, claude_agent::SessionReport) {
     let mut rest = client.receive_messages();
     while let Some(m) = tokio::time::timeout(SOON * 2, rest.next()).await.unwrap() {
         seen.push(m.unwrap());
@@ -92,7 +117,7 @@ async fn turn_into_a_stalled_store(store: Arc<dyn SessionStore>) -> (Vec<String>
             _ => None,
         })
         .collect();
-    (errors, report.mirror_unpersisted)
+    (errors, report)
 }
 
 fn assert_reported(errors: &[String], unpersisted: Option<u64>) {
@@ -116,6 +141,54 @@ async fn a_file_store_whose_session_lock_is_held_gives_mirror_error_and_counts()
     let (errors, unpersisted) = turn_into_a_stalled_store(Arc::new(store)).await;
     assert_reported(&errors, unpersisted);
     lock.unlock().unwrap();
+}
+
+#[tokio::test]
+async fn hurry_cuts_the_flush_into_a_stalled_file_store_short_with_mirror_error_and_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let meta = dir.path().join(PROJECT).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
+    lock.lock().unwrap();
+    let store = FileStore::new(dir.path()).lock_timeout(Duration::from_secs(60));
+    let config = tempfile::tempdir().unwrap();
+    // A flush deadline far beyond the test's bounds: only the hurry ends it.
+    let (_fake, client, seen) =
+        one_turn(config.path(), Arc::new(store), Duration::from_secs(30)).await;
+    let closing = {
+        let c = client.clone();
+        tokio::spawn(async move { c.shutdown().await })
+    };
+    // The CLI has exited (at EOF): what is left is the mirror's flush.
+    tokio::time::timeout(SOON, client.session().closed())
+        .await
+        .unwrap();
+    let hurried = {
+        let c = client.clone();
+        tokio::spawn(async move {
+            c.hurry();
+            std::time::Instant::now()
+        })
+    };
+    let hurried = hurried.await.unwrap();
+    let (errors, report) = to_the_end(&client, seen, closing).await;
+    let took = hurried.elapsed();
+    lock.unlock().unwrap();
+    assert!(
+        took < HURRIED_FLUSH + Duration::from_secs(2),
+        "the report came {took:?} after the hurry"
+    );
+    assert_eq!(
+        report.mirror_unpersisted,
+        Some(2),
+        "both entries count as lost"
+    );
+    assert_eq!(report.mirror_persisted, Some(0));
+    assert_eq!(errors.len(), 1, "one mirror_error: {errors:?}");
+    assert!(
+        errors[0].contains("did not take 2 entries before the shutdown was cut short"),
+        "{errors:?}"
+    );
 }
 
 #[tokio::test]

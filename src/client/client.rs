@@ -10,6 +10,7 @@ use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
 use tokio::sync::{Mutex, OnceCell, mpsc};
+use tokio_util::sync::CancellationToken;
 
 use super::messages::{self, Inbound, Kind, Until};
 use super::prompt::{is_verbatim, mark_verbatim};
@@ -68,6 +69,9 @@ pub(crate) struct Inner {
     pub(crate) extensions: ExtensionList,
     /// The SDK's report, made once by the extensions' `post_stop`.
     pub(crate) report: OnceCell<SessionReport>,
+    /// Cancelled by [`Client::hurry`]: the extensions' own final waits
+    /// (the mirror's flush) end then too.
+    pub(crate) hurried: CancellationToken,
 }
 
 impl Drop for Inner {
@@ -125,6 +129,7 @@ impl Client {
                 telemetry,
                 extensions,
                 report: OnceCell::new(),
+                hurried: CancellationToken::new(),
             }),
         }
     }
@@ -328,8 +333,10 @@ impl Client {
     /// Idempotent: every caller gets the same report.
     ///
     /// With a [session store](ClientBuilder::session_store), the mirror's
-    /// pending appends are waited for (at most its flush deadline) and
-    /// reported as `mirror_persisted` / `mirror_unpersisted`.
+    /// pending appends are waited for (at most its flush deadline, or
+    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) once
+    /// [`hurry`](Self::hurry) was called) and reported as
+    /// `mirror_persisted` / `mirror_unpersisted`.
     pub async fn shutdown(&self) -> SessionReport {
         let report = self.inner.session.shutdown().await;
         self.finish_shutdown(report).await
@@ -354,7 +361,11 @@ impl Client {
         let id = inner.session.session_id();
         let report = inner
             .report
-            .get_or_init(|| inner.extensions.post_stop(runtime, &stats, id.as_deref()))
+            .get_or_init(|| {
+                inner
+                    .extensions
+                    .post_stop(runtime, &stats, id.as_deref(), &inner.hurried)
+            })
             .await;
         report.clone()
     }
@@ -363,7 +374,15 @@ impl Client {
     /// the group now; during `term_grace`, SIGKILL. Starts the ordered
     /// shutdown if none began. Meant for a second (and third) Ctrl-C while
     /// [`shutdown`](Self::shutdown) runs; each step is in the report.
+    ///
+    /// It also cuts the [extensions](crate::extensions)' final waits short
+    /// ([`Stopped::hurried`](crate::extensions::Stopped::hurried)): the
+    /// session store mirror gives pending appends at most
+    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) more instead of its
+    /// flush deadline, and reports what it could not persist
+    /// (`system/mirror_error`, `mirror_unpersisted`).
     pub fn hurry(&self) {
+        self.inner.hurried.cancel();
         self.inner.session.hurry();
     }
 

@@ -63,7 +63,9 @@ impl ClientBuilder {
 
     /// How long the shutdown waits for pending appends once the CLI has
     /// exited (default 10 s); what is still pending then counts as
-    /// unpersisted in the report.
+    /// unpersisted in the report. A hurried shutdown
+    /// ([`Client::hurry`](crate::Client::hurry)) waits at most
+    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) instead.
     pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
         self.runtime.mirror.flush_deadline = deadline;
         self

@@ -5,6 +5,7 @@ use claude_agent_actors::process::UserAccount;
 use claude_agent_actors::{Session, SessionStats, ShutdownReport};
 use serde::Deserialize;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::SessionReport;
 use crate::callbacks::DecisionObserver;
@@ -181,6 +182,8 @@ pub struct Stopped<'a> {
     pub(crate) session_id: Option<&'a str>,
     /// The extension this view is handed to.
     pub(crate) name: &'a str,
+    /// Cancelled once the client was hurried.
+    pub(crate) hurried: &'a CancellationToken,
 }
 
 impl Stopped<'_> {
@@ -208,6 +211,38 @@ impl Stopped<'_> {
     /// [`name`](super::Extension::name) in [`SessionReport::extensions`].
     pub fn report(&mut self, value: Value) {
         self.report.extensions.insert(self.name.to_owned(), value);
+    }
+
+    /// Completes once the shutdown was cut short
+    /// ([`Client::hurry`](crate::Client::hurry): a second Ctrl-C, a host
+    /// drain's deadline); at once if it already was. An extension's own
+    /// final wait (a flush, an upload) should end then, reporting what it
+    /// could not finish.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use claude_agent::extensions::{Extension, Stopped};
+    ///
+    /// /// Waits for an upload at the session's end, unless hurried.
+    /// struct Upload;
+    ///
+    /// impl Extension for Upload {
+    ///     fn name(&self) -> &str {
+    ///         "upload"
+    ///     }
+    ///
+    ///     async fn post_stop(&self, stopped: &mut Stopped<'_>) {
+    ///         let upload = tokio::time::sleep(Duration::from_secs(30)); // stands for the upload
+    ///         let done = tokio::select! {
+    ///             () = upload => true,
+    ///             () = stopped.hurried() => false,
+    ///         };
+    ///         stopped.report(serde_json::json!({ "uploaded": done }));
+    ///     }
+    /// }
+    /// ```
+    pub fn hurried(&self) -> impl Future<Output = ()> + Send + 'static {
+        self.hurried.clone().cancelled_owned()
     }
 
     /// The mirror's counts (the built-in mirror's part).

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use claude_agent_actors::{SessionConfig, SessionStats, ShutdownReport};
+use tokio_util::sync::CancellationToken;
 
 use super::{DynExtension, PreStart, SessionReport, Started, Stopped};
 use crate::{Error, Result};
@@ -47,12 +48,14 @@ impl ExtensionList {
         }
     }
 
-    /// From the inside out: the SDK's report over the runtime's.
+    /// From the inside out: the SDK's report over the runtime's. `hurried`
+    /// is the client's hurry token (see [`Stopped::hurried`]).
     pub(crate) async fn post_stop(
         &self,
         runtime: ShutdownReport,
         stats: &SessionStats,
         session_id: Option<&str>,
+        hurried: &CancellationToken,
     ) -> SessionReport {
         let mut report = SessionReport::from(runtime);
         for e in self.0.iter().rev() {
@@ -61,6 +64,7 @@ impl ExtensionList {
                 stats,
                 session_id,
                 name: e.name(),
+                hurried,
             };
             e.post_stop(&mut stopped).await;
         }

@@ -73,7 +73,7 @@ impl Extension for MirrorExtension {
     async fn post_stop(&self, stopped: &mut Stopped<'_>) {
         let handle = lock(&self.started).handle.clone();
         if let Some(handle) = handle {
-            let (persisted, unpersisted) = handle.finish().await;
+            let (persisted, unpersisted) = handle.finish(stopped.hurried()).await;
             stopped.set_mirror_counts(persisted, unpersisted);
         }
     }

@@ -1,5 +1,11 @@
 //! Draining a host: stop admitting, optionally interrupt running turns,
 //! shut every session down in parallel, kill what is left at the deadline.
+//!
+//! At the deadline a session is also hurried ([`Client::hurry`]): its
+//! extensions' final waits end too. Before, a session whose session store
+//! stalled was killed at the deadline and then waited the mirror's flush
+//! deadline (10 s by default) more, so a host with a 10 s drain deadline
+//! took about 21 s to exit.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -15,7 +21,10 @@ use crate::Client;
 
 /// How long an interrupt may take before the drain goes on without it.
 const INTERRUPT_BOUND: Duration = Duration::from_millis(500);
-/// How long a session killed at the deadline may take to report.
+/// How long a session killed (and hurried) at the deadline may take to
+/// report: reaping a SIGKILLed CLI, the mirror's
+/// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH), extensions that
+/// ignore the hurry.
 const KILL_BOUND: Duration = Duration::from_secs(5);
 
 /// How to drain a [`Host`](super::Host).
@@ -28,7 +37,12 @@ pub struct DrainOptions {
 
 impl DrainOptions {
     /// Everything ends within `deadline`: sessions still running then are
-    /// killed. Running turns are not interrupted.
+    /// killed and hurried ([`Client::hurry`]: the session store mirror
+    /// stops waiting for a stalled store, counting what it did not persist
+    /// as `mirror_unpersisted`). A killed session then has a few seconds
+    /// to report (to reap the CLI, to end its extensions' waits); one that
+    /// does not is counted in [`DrainReport::unresolved`] and the drain
+    /// returns without it. Running turns are not interrupted.
     pub fn new(deadline: Duration) -> Self {
         Self {
             deadline,
@@ -147,6 +161,9 @@ pub(crate) async fn drain_running(
             Err(_) => {
                 if let Some(c) = h.current_client() {
                     c.session().kill(ShutdownCause::HostDrain);
+                    // The extensions' own waits (a stalled store's flush)
+                    // end too: the deadline bounds the whole shutdown.
+                    c.hurry();
                 }
                 (
                     tokio::time::timeout(KILL_BOUND, h.outcome()).await.ok(),
@@ -161,6 +178,7 @@ pub(crate) async fn drain_running(
             Ok(r) => Some(r.runtime),
             Err(_) => {
                 c.session().kill(ShutdownCause::HostDrain);
+                c.hurry();
                 tokio::time::timeout(KILL_BOUND, c.session().closed())
                     .await
                     .ok()

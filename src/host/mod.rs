@@ -201,9 +201,16 @@ impl Host {
     /// Stops admitting (later `submit`/`spawn` fail with
     /// [`HostError::Draining`]), ends queued sessions, optionally interrupts
     /// running turns, shuts every running session down in parallel and
-    /// kills what is left at the deadline; hibernated sessions just end
-    /// (no CLI to stop). Restarts stop. Idempotent: a
-    /// second drain finds nothing left to do.
+    /// kills and hurries ([`Client::hurry`](crate::Client::hurry)) what is
+    /// left at the deadline; hibernated sessions just end (no CLI to
+    /// stop). Restarts stop. Idempotent: a second drain finds nothing left
+    /// to do.
+    ///
+    /// The drain returns within the deadline plus a bound of a few seconds
+    /// for killed sessions to report, whatever their session store does
+    /// (a stalled store's pending entries count as `mirror_unpersisted`);
+    /// a session that still has not reported is counted in
+    /// [`DrainReport::unresolved`].
     pub async fn drain(&self, opts: DrainOptions) -> DrainReport {
         let start = self.call(HostMsg::Drain).await.unwrap_or_default();
         let _ = self.inner.events.send(HostEvent::Draining {

@@ -3,7 +3,9 @@
 //! Exit codes: 0 every job completed; 1 some failed; 2 the host could not
 //! start (or its session store could not be opened); 64 usage error (bad flags or a bad jobs file, nothing run); 130
 //! SIGINT or 143 SIGTERM drained the host (a further signal during the
-//! drain cuts every session's current shutdown wait short).
+//! drain cuts every session's current shutdown wait short, a session store
+//! flush included). After a drain the tool exits without waiting for
+//! sessions the drain could not resolve (it bounds its own wait).
 
 mod failure;
 mod jobs;
@@ -251,7 +253,10 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
     let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
     let mut signalled: Option<StopSignal> = None;
     while !pending.is_empty() {
+        // Biased: once the drain report is in, the outcomes that are ready
+        // are taken before the last arm stops the loop.
         tokio::select! {
+            biased;
             Some((line, skipped)) = diag_rx.recv() => {
                 summary.skipped_lines += 1;
                 let prefix: String = skipped.prefix.chars().take(80).collect();
@@ -316,7 +321,8 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             signal = stop.recv() => {
                 if signalled.is_some() {
                     // A further signal: every session's shutdown skips its
-                    // current wait (SIGTERM now, then SIGKILL).
+                    // current wait (SIGTERM now, then SIGKILL; a stalled
+                    // store's flush ends too).
                     eprintln!("claude-agent host: {}: cutting every shutdown short", signal.name());
                     if let Ok(sessions) = host.sessions().await {
                         for session in sessions {
@@ -341,13 +347,30 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
                     None => None,
                 }
             }, if drain.is_some() && drain_report.is_none() => drain_report = Some(report),
+            // The drain bounded its wait for every session: what has no
+            // outcome by now is unresolved, and waiting on would let a
+            // stuck session hold the exit past the deadline.
+            () = std::future::ready(()), if drain_report.is_some() => break,
         }
     }
     if let (Some(task), None) = (drain, &drain_report) {
         drain_report = task.await.ok();
     }
-    // Every outcome is in, and each session's events were sent before its
-    // outcome was published: print what the loop has not.
+    let unresolved = pending.len();
+    drop(pending);
+    if unresolved > 0 {
+        summary.jobs += unresolved;
+        *summary
+            .failed_by_cause
+            .entry("unresolved".into())
+            .or_default() += unresolved;
+        eprintln!(
+            "claude-agent host: {unresolved} sessions had not ended when the drain finished; \
+             exiting without their outcomes"
+        );
+    }
+    // Each session's events were sent before its outcome was published:
+    // print what the loop has not.
     while let Ok(ev) = events.try_recv() {
         if args.json {
             let mut v = with_job(&ev, &by_session);
@@ -358,7 +381,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             let _ = writeln!(out, "{v}");
         }
     }
-    // Every outcome is in: nothing should be left, but never drop an event.
+    // Every outcome is in (or unresolved): never drop an event.
     for ev in held.into_values() {
         let _ = writeln!(out, "{ev}");
     }
@@ -375,7 +398,8 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
             host.drain(DrainOptions::new(s.drain_deadline)).await;
         }
     }
-    // Everything submitted has ended; the host has nothing left to stop.
+    // Everything submitted has ended (or the drain gave up on it); the
+    // host has nothing left to stop.
     drop(host);
     progress.finish();
     summary.elapsed = started.elapsed();

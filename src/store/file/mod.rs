@@ -13,6 +13,7 @@ use std::time::Duration;
 use futures::future::BoxFuture;
 
 use self::layout::{SUMMARY_EXT, TRANSCRIPT_EXT};
+use self::lock::Abandoned;
 use self::uuids::UuidCache;
 use super::StoreError;
 use super::entry::{SessionListEntry, SessionSummary, StoreEntry};
@@ -105,14 +106,24 @@ impl FileStore {
         &self.inner.root
     }
 
-    /// Run `op` on a blocking thread.
+    /// Run `op` on a blocking thread; it is told (through [`Abandoned`])
+    /// once this future is dropped.
     async fn blocking<T: Send + 'static>(
         &self,
         action: String,
-        op: impl FnOnce(&Inner) -> StoreResult<T> + Send + 'static,
+        op: impl FnOnce(&Inner, &Abandoned) -> StoreResult<T> + Send + 'static,
     ) -> StoreResult<T> {
+        /// Sets the flag when the caller's future ends, done or dropped.
+        struct OnDrop(Abandoned);
+        impl Drop for OnDrop {
+            fn drop(&mut self) {
+                self.0.set();
+            }
+        }
         let inner = Arc::clone(&self.inner);
-        tokio::task::spawn_blocking(move || op(&inner))
+        let abandoned = Abandoned::default();
+        let _on_drop = OnDrop(abandoned.clone());
+        tokio::task::spawn_blocking(move || op(&inner, &abandoned))
             .await
             .map_err(|e| StoreError::backend(action, e))?
     }
@@ -131,8 +142,8 @@ impl SessionStore for FileStore {
                 return Ok(());
             }
             let (key, entries) = (key.clone(), entries.to_vec());
-            self.blocking(format!("append to {key}"), move |inner| {
-                ops::append(inner, &key, &entries)
+            self.blocking(format!("append to {key}"), move |inner, abandoned| {
+                ops::append(inner, &key, &entries, abandoned)
             })
             .await
         })
@@ -146,8 +157,10 @@ impl SessionStore for FileStore {
             check_key(key)?;
             layout::check(key)?;
             let path = layout::transcript(self.root(), key);
-            self.blocking(format!("load {key}"), move |_| ops::read_transcript(&path))
-                .await
+            self.blocking(format!("load {key}"), move |_, _| {
+                ops::read_transcript(&path)
+            })
+            .await
         })
     }
 
@@ -160,16 +173,19 @@ impl SessionStore for FileStore {
                 return Ok(Vec::new());
             }
             let dir = layout::project_dir(self.root(), project_key);
-            self.blocking(format!("list the sessions of {project_key}"), move |_| {
-                let mut out = Vec::new();
-                for (session_id, path) in ops::files_with_ext(&dir, TRANSCRIPT_EXT)? {
-                    // Deleted since listed: not a session any more.
-                    if let Some(mtime) = ops::mtime_of(&path)? {
-                        out.push(SessionListEntry { session_id, mtime });
+            self.blocking(
+                format!("list the sessions of {project_key}"),
+                move |_, _| {
+                    let mut out = Vec::new();
+                    for (session_id, path) in ops::files_with_ext(&dir, TRANSCRIPT_EXT)? {
+                        // Deleted since listed: not a session any more.
+                        if let Some(mtime) = ops::mtime_of(&path)? {
+                            out.push(SessionListEntry { session_id, mtime });
+                        }
                     }
-                }
-                Ok(out)
-            })
+                    Ok(out)
+                },
+            )
             .await
         })
     }
@@ -183,13 +199,16 @@ impl SessionStore for FileStore {
                 return Ok(Vec::new());
             }
             let dir = layout::meta_dir(self.root(), project_key);
-            self.blocking(format!("list the summaries of {project_key}"), move |_| {
-                let mut out = Vec::new();
-                for (_, path) in ops::files_with_ext(&dir, SUMMARY_EXT)? {
-                    out.extend(ops::read_summary(&path)?);
-                }
-                Ok(out)
-            })
+            self.blocking(
+                format!("list the summaries of {project_key}"),
+                move |_, _| {
+                    let mut out = Vec::new();
+                    for (_, path) in ops::files_with_ext(&dir, SUMMARY_EXT)? {
+                        out.extend(ops::read_summary(&path)?);
+                    }
+                    Ok(out)
+                },
+            )
             .await
         })
     }
@@ -199,8 +218,8 @@ impl SessionStore for FileStore {
             check_key(key)?;
             layout::check(key)?;
             let key = key.clone();
-            self.blocking(format!("delete {key}"), move |inner| {
-                ops::delete(inner, &key)
+            self.blocking(format!("delete {key}"), move |inner, abandoned| {
+                ops::delete(inner, &key, abandoned)
             })
             .await
         })
@@ -218,7 +237,7 @@ impl SessionStore for FileStore {
             let dir = layout::session_dir(self.root(), project_key, session_id);
             self.blocking(
                 format!("list the subkeys of {project_key}/{session_id}"),
-                move |_| ops::subkeys(&dir),
+                move |_, _| ops::subkeys(&dir),
             )
             .await
         })

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::Inner as FileStore;
 use super::layout;
 use super::layout::TRANSCRIPT_EXT;
-use super::lock::SessionLock;
+use super::lock::{Abandoned, SessionLock};
 use super::uuids::Known;
 use crate::store::entry::{SessionSummary, StoreEntry};
 use crate::store::summary::fold_entries;
@@ -36,6 +36,7 @@ pub(super) fn append(
     store: &FileStore,
     key: &SessionKey,
     entries: &[StoreEntry],
+    abandoned: &Abandoned,
 ) -> Result<(), StoreError> {
     let path = layout::transcript(&store.root, key);
     let meta_dir = layout::meta_dir(&store.root, &key.project_key);
@@ -43,7 +44,11 @@ pub(super) fn append(
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(io_err("create", parent))?;
     }
-    let _lock = SessionLock::acquire(&layout::lock(&store.root, key), store.lock_timeout)?;
+    let _lock = SessionLock::acquire(
+        &layout::lock(&store.root, key),
+        store.lock_timeout,
+        abandoned,
+    )?;
     let mut file = OpenOptions::new()
         .read(true)
         .append(true)
@@ -268,12 +273,16 @@ pub(super) fn read_summary(path: &Path) -> Result<Option<SessionSummary>, StoreE
     }
 }
 
-pub(super) fn delete(store: &FileStore, key: &SessionKey) -> Result<(), StoreError> {
+pub(super) fn delete(
+    store: &FileStore,
+    key: &SessionKey,
+    abandoned: &Abandoned,
+) -> Result<(), StoreError> {
     let lock_path = layout::lock(&store.root, key);
     if !lock_path.parent().is_some_and(Path::exists) {
         return Ok(()); // nothing was ever written to this project
     }
-    let _lock = SessionLock::acquire(&lock_path, store.lock_timeout)?;
+    let _lock = SessionLock::acquire(&lock_path, store.lock_timeout, abandoned)?;
     let transcript = layout::transcript(&store.root, key);
     remove_file(&transcript)?;
     let mut cache = store.uuids.lock().unwrap_or_else(PoisonError::into_inner);

@@ -30,7 +30,11 @@
 //! `mirror_error` says how many entries the stalled store did not take, and
 //! the [`SessionReport`](crate::SessionReport) of the shutdown counts the
 //! entries (`mirror_persisted`, `mirror_unpersisted`). A store that stalls
-//! or fails is never a silent loss.
+//! or fails is never a silent loss. A shutdown cut short
+//! ([`Client::hurry`](crate::Client::hurry), which a host's drain calls at
+//! its deadline) gives the appends [`HURRIED_FLUSH`] instead: without that,
+//! a drain killed its CLIs at the deadline and then still waited the flush
+//! deadline for each stalled mirror, well past the deadline it promised.
 
 mod inbox;
 mod task;
@@ -62,6 +66,12 @@ pub const MAX_PENDING_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_PERSIST_WITHIN: Duration = Duration::from_secs(1);
 /// Default time the shutdown gives pending appends after the CLI exited.
 pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
+/// Time a hurried shutdown ([`Client::hurry`](crate::Client::hurry)) still
+/// gives pending appends: enough for a healthy store's last batch, short
+/// next to any drain deadline.
+pub const HURRIED_FLUSH: Duration = Duration::from_millis(500);
+/// How long the task may take to count what it gave up.
+const GIVE_UP_BOUND: Duration = Duration::from_secs(1);
 /// `mirror_error` messages waiting for the consumer; more are logged and
 /// dropped (their counts are in the session's report regardless).
 const MAX_QUEUED_ERRORS: usize = 64;
@@ -133,15 +143,29 @@ pub(crate) struct MirrorHandle {
     pub(crate) counts: Arc<Counts>,
     /// Latched when the task ended (everything appended or given up).
     pub(crate) finished: CancellationToken,
+    /// Tells the task to give up what is pending now.
+    pub(crate) give_up: CancellationToken,
     pub(crate) flush_deadline: Duration,
 }
 
 impl MirrorHandle {
     /// Waits for the task to end (bounded: its own flush deadline, plus a
     /// margin in case the CLI's output has not ended yet), then the counts.
-    pub(crate) async fn finish(&self) -> (u64, u64) {
+    /// Once `hurried` completes, the task gets [`HURRIED_FLUSH`] more, then
+    /// gives up (counting and reporting what is left).
+    pub(crate) async fn finish(&self, hurried: impl Future<Output = ()>) -> (u64, u64) {
         let bound = self.flush_deadline + Duration::from_secs(1);
-        let _ = tokio::time::timeout(bound, self.finished.cancelled()).await;
+        let hurried = async {
+            hurried.await;
+            tokio::time::sleep(HURRIED_FLUSH).await;
+        };
+        tokio::select! {
+            _ = tokio::time::timeout(bound, self.finished.cancelled()) => {}
+            () = hurried => {
+                self.give_up.cancel();
+                let _ = tokio::time::timeout(GIVE_UP_BOUND, self.finished.cancelled()).await;
+            }
+        }
         self.counts.get()
     }
 }
@@ -175,8 +199,10 @@ pub(crate) fn start(
     let inbox = Arc::new(Inbox::new(MAX_QUEUED_BYTES, wake));
     let counts = Arc::new(Counts::default());
     let finished = CancellationToken::new();
+    let give_up = CancellationToken::new();
     let (errors_tx, errors_rx) = mpsc::channel(MAX_QUEUED_ERRORS);
-    let worker = task::Worker::new(store, settings, projects_dir, counts.clone(), errors_tx);
+    let worker = task::Worker::new(store, settings, projects_dir, counts.clone(), errors_tx)
+        .give_up_on(give_up.clone());
     let done = finished.clone();
     let task_inbox = inbox.clone();
     tokio::spawn(async move {
@@ -198,6 +224,7 @@ pub(crate) fn start(
     let handle = MirrorHandle {
         counts,
         finished,
+        give_up,
         flush_deadline: settings.flush_deadline,
     };
     (divert, handle, errors_rx)

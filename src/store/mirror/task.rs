@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use super::inbox::{Dropped, Inbox, Item};
 use super::{Counts, MAX_PENDING_BYTES, MAX_PENDING_ENTRIES, MirrorMode, MirrorSettings};
@@ -123,6 +124,16 @@ pub(super) struct Worker {
     persist_within: Option<Duration>,
     counts: Arc<Counts>,
     errors: mpsc::Sender<Message>,
+    /// Cancelled when the shutdown was cut short: give up now.
+    give_up: CancellationToken,
+}
+
+/// Why the task stopped waiting for the store.
+enum GaveUp {
+    /// The flush deadline after the CLI's output ended passed.
+    Deadline,
+    /// The shutdown was hurried.
+    Hurried,
 }
 
 impl Worker {
@@ -142,12 +153,19 @@ impl Worker {
             persist_within: settings.persist_within,
             counts,
             errors,
+            give_up: CancellationToken::new(),
         }
     }
 
+    /// Gives up what is pending once `token` is cancelled.
+    pub(super) fn give_up_on(mut self, token: CancellationToken) -> Self {
+        self.give_up = token;
+        self
+    }
+
     /// Mirrors until the inbox closes and everything is appended, or the
-    /// flush deadline after the close passes; what is left then counts as
-    /// unpersisted.
+    /// flush deadline after the close passes, or the give-up token is
+    /// cancelled; what is left then counts as unpersisted.
     pub(super) async fn run(self, inbox: Arc<Inbox>) {
         let flush_deadline = self.flush_deadline;
         let deadline = async {
@@ -156,17 +174,19 @@ impl Worker {
         };
         let mut pending = Pending::default();
         let ctx = self.ctx();
-        {
+        let why = {
             let work = Self::work(&mut pending, &ctx, &inbox);
             tokio::select! {
                 () = work => return,
-                () = deadline => {}
+                () = deadline => GaveUp::Deadline,
+                () = self.give_up.cancelled() => GaveUp::Hurried,
             }
-        }
+        };
         // Given up: the batch in flight (still pending until it succeeds)
-        // and everything behind it.
+        // and everything behind it. Hurried, the inbox may still be open:
+        // take what is queued without waiting.
         let mut lost = pending.entries as u64;
-        let (items, dropped) = inbox.take_by(None).await;
+        let (items, dropped) = inbox.take_by(Some(tokio::time::Instant::now())).await;
         lost += dropped.entries;
         for item in pending.backlog.drain(..).chain(items) {
             if let Item::Mirror(line) = item {
@@ -180,20 +200,24 @@ impl Worker {
             return;
         }
         // No silent loss: a store that stalled through the flush deadline
-        // is reported in the stream too, not only in the counts.
+        // (or a hurried shutdown) is reported in the stream too, not only
+        // in the counts.
         let key = pending
             .batches
             .first()
             .map(|(k, _)| k.clone())
             .or_else(|| pending.last_path.take().map(|(_, k)| k));
-        ctx.report(
-            key.as_ref(),
-            format!(
+        let error = match why {
+            GaveUp::Deadline => format!(
                 "the store did not take {lost} entries within the flush deadline ({} s) \
                  after the CLI's output ended",
                 flush_deadline.as_secs_f64()
             ),
-        );
+            GaveUp::Hurried => {
+                format!("the store did not take {lost} entries before the shutdown was cut short")
+            }
+        };
+        ctx.report(key.as_ref(), error);
     }
 
     fn ctx(&self) -> Ctx<'_> {
