@@ -35,7 +35,7 @@ use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::reader::admission::Admission;
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
-use crate::session::config::FrameDivert;
+use crate::session::config::{DivertRoom, FrameDivert};
 use crate::session::frame::Frame;
 use crate::session::shared::Shared;
 use crate::session::tap::WireDirection;
@@ -66,6 +66,7 @@ pub(crate) struct ReaderArgs {
     pub(crate) max_line_bytes: usize,
     pub(crate) frames: FrameSender,
     pub(crate) divert: Option<FrameDivert>,
+    pub(crate) divert_room: Option<DivertRoom>,
     pub(crate) dispatch: ActorRef<DispatchMsg>,
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
@@ -91,6 +92,7 @@ pub(crate) struct ReaderActor;
 struct Loop {
     frames: Batcher,
     divert: Option<FrameDivert>,
+    divert_room: Option<DivertRoom>,
     consumer_gone: bool,
     dispatch: ActorRef<DispatchMsg>,
     callback: Arc<dyn InboundHandler>,
@@ -143,7 +145,7 @@ impl Loop {
         {
             let frame = Frame { kind, line };
             if divert(&frame) {
-                return;
+                return self.wait_for_divert_room().await;
             }
             return self.route_scanned(frame.line, true).await;
         }
@@ -210,7 +212,7 @@ impl Loop {
     async fn deliver(&mut self, frame: Frame, offered: bool) {
         if let Some(divert) = self.divert.as_mut().filter(|_| !offered) {
             if divert(&frame) {
-                return;
+                return self.wait_for_divert_room().await;
             }
         }
         let c = &self.shared.counters;
@@ -220,6 +222,17 @@ impl Loop {
             self.consumer_gone = true;
             Counters::add(&c.frames_discarded, 1);
         }
+    }
+
+    /// After the divert took a frame: reads no more while its receiver is
+    /// full (backpressure to the CLI), having sent the consumer's batch so
+    /// that nothing already read waits too (a turn's `result` among it).
+    async fn wait_for_divert_room(&mut self) {
+        let Some(wait) = self.divert_room.as_mut().and_then(|room| room()) else {
+            return;
+        };
+        self.frames.flush();
+        wait.await;
     }
 
     fn oversized(&self, prefix: &[u8], len: u64) {
@@ -325,6 +338,7 @@ impl Actor for ReaderActor {
         let lp = Loop {
             frames: args.frames.batcher(),
             divert: args.divert,
+            divert_room: args.divert_room,
             consumer_gone: false,
             dispatch: args.dispatch,
             callback: args.callback,
