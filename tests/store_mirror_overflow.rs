@@ -52,7 +52,7 @@ fn stalled_store(dir: &Path) -> (Arc<dyn SessionStore>, std::fs::File) {
     let meta = dir.join(PROJECT).join(".meta");
     std::fs::create_dir_all(&meta).unwrap();
     let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
     let store = FileStore::new(dir).lock_timeout(Duration::from_secs(120));
     (Arc::new(store), lock)
 }
@@ -76,6 +76,11 @@ async fn connect(
         .connect()
         .await
         .unwrap()
+}
+
+/// The store may go on.
+fn unlock(lock: &std::fs::File) {
+    rustix::fs::flock(lock, rustix::fs::FlockOperation::Unlock).unwrap();
 }
 
 /// Waits (bounded) until `ready` holds.
@@ -176,7 +181,7 @@ async fn pause_holds_the_cli_back_while_the_store_stalls_and_loses_nothing() {
         "stdout was read past the cap while paused: {held} of {total} bytes (at the stall {at_stall})"
     );
 
-    lock.unlock().unwrap();
+    unlock(&lock);
     let mut seen = Vec::new();
     read_turn(&client, &mut seen).await;
     let (seen, report) = finish(client, seen).await;
@@ -207,7 +212,7 @@ async fn spill_finishes_the_turn_keeps_the_overflow_on_disk_and_replays_it_in_or
     let files = || std::fs::read_dir(&spill).map_or(0, Iterator::count);
     until("the spill file", || files() == 1).await;
 
-    lock.unlock().unwrap();
+    unlock(&lock);
     let (seen, report) = finish(client, seen).await;
     assert_eq!(mirror_errors(&seen), Vec::<String>::new());
     assert_eq!(report.mirror_persisted, Some(u64::from(FRAMES)));
@@ -227,7 +232,7 @@ async fn drop_oldest_finishes_the_turn_and_reports_what_it_dropped() {
     read_turn(&client, &mut seen).await;
     assert!(matches!(seen.last(), Some(Message::Result(_))), "{seen:?}");
 
-    lock.unlock().unwrap();
+    unlock(&lock);
     let (seen, report) = finish(client, seen).await;
     let errors = mirror_errors(&seen);
     assert!(
