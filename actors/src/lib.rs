@@ -59,8 +59,8 @@ pub use events::{
 pub use fault::FaultInjector;
 pub use session::backpressure::DEFAULT_MAX_BUFFERED_BYTES;
 pub use session::config::{
-    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, FrameDivert, STREAM_CLOSE_TIMEOUT_ENV, SessionConfig,
-    Watchdog, WatchdogAction,
+    DEFAULT_CONTROL_TIMEOUT, DEFAULT_GRACE, DivertRoom, FrameDivert, STREAM_CLOSE_TIMEOUT_ENV,
+    SessionConfig, Watchdog, WatchdogAction,
 };
 pub use session::frame::Frame;
 pub use session::handle::Session;

@@ -88,6 +88,8 @@ pub(crate) struct RunArgs {
     store: Option<String>,
     #[command(flatten)]
     store_timeout: crate::store::StoreTimeout,
+    #[command(flatten)]
+    store_overflow: crate::store::StoreOverflowArg,
     /// Resume this session; with --store, restored from the store when the
     /// CLI's own files are missing.
     #[arg(long, value_name = "ID")]
@@ -228,7 +230,9 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     let counted = skipped.clone();
     let mut builder = Client::builder(options);
     if let Some(store) = store {
-        builder = builder.session_store(store);
+        builder = builder
+            .session_store(store)
+            .store_overflow(args.store_overflow.get());
     }
     let client = args
         .faults

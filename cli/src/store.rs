@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use claude_agent::SessionReport;
 use claude_agent::protocol::MirrorError;
-use claude_agent::store::{SessionStore, StoreError, open_store};
+use claude_agent::store::{SessionStore, StoreError, StoreOverflow, open_store};
 
 /// `--store-timeout` of every command that opens a store.
 #[derive(Debug, Clone, Copy, clap::Args)]
@@ -21,6 +21,37 @@ pub(crate) struct StoreTimeout {
 impl StoreTimeout {
     pub(crate) fn get(self) -> Result<Duration, String> {
         crate::args::seconds("store-timeout", self.store_timeout)
+    }
+}
+
+/// `--store-overflow` of every command that mirrors into a store.
+#[derive(Debug, Clone, clap::Args)]
+pub(crate) struct StoreOverflowArg {
+    /// What happens when the --store falls behind: drop-oldest (drop the
+    /// oldest queued entries and report them), pause (stop reading the
+    /// CLI's output until the store catches up), spill[=DIR] (write the
+    /// overflow to a file and replay it in order; DIR defaults to
+    /// mirror-spill in the CLI's config folder).
+    #[arg(long, value_name = "POLICY", default_value = "spill", value_parser = parse_overflow)]
+    store_overflow: StoreOverflow,
+}
+
+impl StoreOverflowArg {
+    pub(crate) fn get(&self) -> StoreOverflow {
+        self.store_overflow.clone()
+    }
+}
+
+/// `drop-oldest`, `pause`, `spill` or `spill=DIR`.
+fn parse_overflow(s: &str) -> Result<StoreOverflow, String> {
+    match s.split_once('=') {
+        None if s == "drop-oldest" => Ok(StoreOverflow::DropOldest),
+        None if s == "pause" => Ok(StoreOverflow::Pause),
+        None if s == "spill" => Ok(StoreOverflow::spill()),
+        Some(("spill", dir)) if !dir.is_empty() => Ok(StoreOverflow::Spill {
+            dir: Some(dir.into()),
+        }),
+        _ => Err("expected one of drop-oldest, pause, spill, spill=DIR".to_owned()),
     }
 }
 
@@ -176,6 +207,26 @@ mod tests {
         assert_eq!(file_folder("file://relative"), None);
         assert_eq!(file_folder("postgres://h/db"), None);
         assert_eq!(file_folder("file:///bad%2"), None);
+    }
+
+    #[test]
+    fn overflow_policies_parse_and_others_name_the_allowed_values() {
+        assert_eq!(parse_overflow("pause"), Ok(StoreOverflow::Pause));
+        assert_eq!(parse_overflow("drop-oldest"), Ok(StoreOverflow::DropOldest));
+        assert_eq!(parse_overflow("spill"), Ok(StoreOverflow::spill()));
+        assert_eq!(
+            parse_overflow("spill=/x y"),
+            Ok(StoreOverflow::Spill {
+                dir: Some("/x y".into())
+            })
+        );
+        for bad in ["", "drop", "spill=", "pause=/x"] {
+            let e = parse_overflow(bad).unwrap_err();
+            assert!(
+                e.contains("drop-oldest, pause, spill, spill=DIR"),
+                "{bad}: {e}"
+            );
+        }
     }
 
     #[test]

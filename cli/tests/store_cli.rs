@@ -412,3 +412,77 @@ fn host_with_a_store_mirrors_every_job_and_sums_the_counts() {
         "{summary}"
     );
 }
+
+#[test]
+fn a_bad_store_overflow_is_a_usage_exit_naming_the_allowed_values() {
+    let config = tempfile::tempdir().unwrap();
+    let fake = fake(mirroring_turn(config.path()));
+    let out = command(&fake, config.path(), "run")
+        .args(["--store", "memory:", "--store-overflow", "spill-all", "hi"])
+        .output()
+        .unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(64), "{err}");
+    assert!(
+        err.contains("drop-oldest, pause, spill, spill=DIR"),
+        "{err}"
+    );
+}
+
+#[test]
+fn store_overflow_spill_dir_reaches_the_library_and_is_replayed_once_the_store_returns() {
+    use std::time::{Duration, Instant};
+    let config = tempfile::tempdir().unwrap();
+    let store_dir = tempfile::tempdir().unwrap();
+    let spill = tempfile::tempdir().unwrap();
+    let meta = store_dir.path().join(PROJECT).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
+    lock.lock().unwrap();
+    // Past the mirror's 8 MiB queue while the store is stalled.
+    let path = format!(
+        "{}/projects/{PROJECT}/{SESSION}.jsonl",
+        config.path().display()
+    );
+    let pad = "x".repeat(8 * 1024);
+    let frames = 1_200;
+    let mut script = Script::new().expect_initialize().expect("user", None);
+    for n in 0..frames {
+        let mut e = entry(n);
+        e["pad"] = pad.clone().into();
+        script =
+            script.emit(json!({"type": "transcript_mirror", "filePath": path, "entries": [e]}));
+    }
+    let fake = fake(script.emit(result("success", "done")));
+    let spill_arg = format!("spill={}", spill.path().display());
+    let child = command(&fake, config.path(), "run")
+        .args([
+            "--store",
+            &file_url(store_dir.path()),
+            "--store-overflow",
+            &spill_arg,
+            "hi",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let files = || std::fs::read_dir(spill.path()).map_or(0, Iterator::count);
+    let start = Instant::now();
+    while files() == 0 {
+        assert!(
+            start.elapsed() < SOON,
+            "no spill file in the --store-overflow folder"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    lock.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(&format!("{frames} transcript entries persisted, 0 not")),
+        "{err}"
+    );
+    assert_eq!(files(), 0, "the replayed spill file is removed");
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use super::ClientBuilder;
 use crate::store::SessionStore;
-use crate::store::mirror::MirrorMode;
+use crate::store::mirror::{MirrorMode, StoreOverflow};
 
 impl ClientBuilder {
     /// Mirrors the session's transcript into `store`: the CLI is started
@@ -68,6 +68,23 @@ impl ClientBuilder {
     /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) instead.
     pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
         self.runtime.mirror.flush_deadline = deadline;
+        self
+    }
+
+    /// What happens when the store falls behind by more than the mirror's
+    /// queue (default [`StoreOverflow::Spill`] to a file beside the CLI's
+    /// `projects` folder; see [`StoreOverflow`] for the policies).
+    pub fn store_overflow(mut self, policy: StoreOverflow) -> Self {
+        self.runtime.mirror.overflow = policy;
+        self
+    }
+
+    /// Bytes of mirrored frames queued for the store before the
+    /// [`store_overflow`](Self::store_overflow) policy applies (default
+    /// [`MAX_QUEUED_BYTES`](crate::store::mirror::MAX_QUEUED_BYTES), 8 MiB;
+    /// at least 1).
+    pub fn mirror_queue_bytes(mut self, bytes: usize) -> Self {
+        self.runtime.mirror.queue_bytes = bytes.max(1);
         self
     }
 }

@@ -5,14 +5,14 @@
 
 use std::sync::{Arc, Mutex};
 
-use claude_agent_actors::{FrameDivert, SessionConfig};
+use claude_agent_actors::SessionConfig;
 use tokio::sync::mpsc;
 
 use super::{Extension, PreStart, Stopped, lock};
 use crate::Result;
 use crate::protocol::Message;
 use crate::store::SessionStore;
-use crate::store::mirror::{self, MirrorHandle, MirrorSettings};
+use crate::store::mirror::{self, MirrorHandle, MirrorSettings, ReadLoopHooks};
 
 /// Mirrors one session's transcript into a store.
 pub(crate) struct MirrorExtension {
@@ -24,7 +24,7 @@ pub(crate) struct MirrorExtension {
 /// What `pre_start` starts, taken apart by the later phases.
 #[derive(Default)]
 struct Started {
-    divert: Option<FrameDivert>,
+    divert: Option<ReadLoopHooks>,
     handle: Option<Arc<MirrorHandle>>,
     errors: Option<mpsc::Receiver<Message>>,
 }
@@ -65,7 +65,7 @@ impl Extension for MirrorExtension {
 
     fn configure(&self, config: SessionConfig) -> Result<SessionConfig> {
         Ok(match lock(&self.started).divert.take() {
-            Some(divert) => config.divert(divert),
+            Some(hooks) => hooks.apply(config),
             None => config,
         })
     }

@@ -46,7 +46,7 @@ pub use materialize::{
     LOAD_TIMEOUT, Materialized, ResumeError, is_session_id, materialize_session,
 };
 pub use memory::MemoryStore;
-pub use mirror::MirrorMode;
+pub use mirror::{MirrorMode, StoreOverflow};
 pub use open::open_store;
 #[cfg(feature = "postgres")]
 pub use postgres::{PostgresOptions, PostgresStore};

@@ -35,7 +35,7 @@ use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::reader::admission::Admission;
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
-use crate::session::config::FrameDivert;
+use crate::session::config::{DivertRoom, FrameDivert};
 use crate::session::frame::Frame;
 use crate::session::shared::Shared;
 use crate::session::tap::WireDirection;
@@ -66,6 +66,7 @@ pub(crate) struct ReaderArgs {
     pub(crate) max_line_bytes: usize,
     pub(crate) frames: FrameSender,
     pub(crate) divert: Option<FrameDivert>,
+    pub(crate) divert_room: Option<DivertRoom>,
     pub(crate) dispatch: ActorRef<DispatchMsg>,
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
@@ -95,11 +96,14 @@ enum Then {
     StartHandler(InboundRequest),
     /// A frame for the consumer, whose queue is full.
     WaitForRoom(Frame),
+    /// The divert took the frame, and its receiver is full.
+    WaitForDivertRoom(futures::future::BoxFuture<'static, ()>),
 }
 
 struct Loop {
     frames: Batcher,
     divert: Option<FrameDivert>,
+    divert_room: Option<DivertRoom>,
     consumer_gone: bool,
     dispatch: ActorRef<DispatchMsg>,
     callback: Arc<dyn InboundHandler>,
@@ -152,7 +156,7 @@ impl Loop {
         {
             let frame = Frame { kind, line };
             if divert(&frame) {
-                return Then::Done;
+                return self.divert_taken();
             }
             return self.route_scanned(frame.line, true);
         }
@@ -230,7 +234,7 @@ impl Loop {
     fn deliver(&mut self, frame: Frame, offered: bool) -> Then {
         if let Some(divert) = self.divert.as_mut().filter(|_| !offered) {
             if divert(&frame) {
-                return Then::Done;
+                return self.divert_taken();
             }
         }
         if self.consumer_gone {
@@ -263,14 +267,29 @@ impl Loop {
     }
 
     /// Routes one complete line, waiting only where routing says so. The
-    /// waits are boxed: they are rare (a CLI request, a full consumer
-    /// queue), and inline they would size the loop's future, which lives as
-    /// long as the session, for them.
+    /// waits are boxed (or boxed already): they are rare (a CLI request, a
+    /// full queue), and inline they would size the loop's future, which
+    /// lives as long as the session, for them.
     async fn route_line(&mut self, line: Bytes) {
         match self.route(line) {
             Then::Done => {}
             Then::StartHandler(request) => Box::pin(self.start_handler(request)).await,
             Then::WaitForRoom(frame) => Box::pin(self.deliver_when_room(frame)).await,
+            Then::WaitForDivertRoom(wait) => {
+                // Send the consumer's batch first, so that nothing already
+                // read waits too (a turn's `result` among it).
+                self.frames.flush();
+                wait.await;
+            }
+        }
+    }
+
+    /// After the divert took a frame: whether to read no more until its
+    /// receiver has room (backpressure to the CLI).
+    fn divert_taken(&mut self) -> Then {
+        match self.divert_room.as_mut().and_then(|room| room()) {
+            Some(wait) => Then::WaitForDivertRoom(wait),
+            None => Then::Done,
         }
     }
 
@@ -377,6 +396,7 @@ impl Actor for ReaderActor {
         let lp = Loop {
             frames: args.frames.batcher(),
             divert: args.divert,
+            divert_room: args.divert_room,
             consumer_gone: false,
             dispatch: args.dispatch,
             callback: args.callback,

@@ -35,6 +35,16 @@ pub const STREAM_CLOSE_TIMEOUT_ENV: &str = "CLAUDE_CODE_STREAM_CLOSE_TIMEOUT";
 /// CLI's output.
 pub type FrameDivert = Box<dyn FnMut(&crate::session::frame::Frame) -> bool + Send>;
 
+/// Asked on the read loop each time the [`FrameDivert`] took a frame:
+/// `Some(wait)` when the divert's receiver has no room, and the loop then
+/// reads no more stdout until `wait` resolves (consumer frames already read
+/// are sent first). This is how backpressure reaches the CLI without
+/// blocking a thread: the loop awaits, the CLI's writes fill the pipe. The
+/// future must resolve once there is room or the receiver is gone; the
+/// session's shutdown aborts the loop regardless.
+pub type DivertRoom =
+    Box<dyn FnMut() -> Option<std::pin::Pin<Box<dyn Future<Output = ()> + Send>>> + Send>;
+
 /// What the idle watchdog does when it fires.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WatchdogAction {
@@ -107,6 +117,7 @@ pub struct SessionConfig {
     pub(crate) events: Option<broadcast::Sender<SessionEvent>>,
     pub(crate) wire_tap: Option<WireTap>,
     pub(crate) divert: Option<FrameDivert>,
+    pub(crate) divert_room: Option<DivertRoom>,
 }
 
 impl SessionConfig {
@@ -135,6 +146,7 @@ impl SessionConfig {
             events: None,
             wire_tap: None,
             divert: None,
+            divert_room: None,
         }
     }
 
@@ -253,6 +265,13 @@ impl SessionConfig {
     /// Offers every consumer frame to `divert` first (see [`FrameDivert`]).
     pub fn divert(mut self, divert: FrameDivert) -> Self {
         self.divert = Some(divert);
+        self
+    }
+
+    /// Pauses the read loop while the divert's receiver is full (see
+    /// [`DivertRoom`]).
+    pub fn divert_room(mut self, room: DivertRoom) -> Self {
+        self.divert_room = Some(room);
         self
     }
 

@@ -91,6 +91,7 @@ impl Session {
             budget: budget.clone(),
             stderr: ring.clone(),
             divert: config.divert,
+            divert_room: config.divert_room,
             max_line_bytes: config.max_line_bytes,
             inbound: config.inbound,
             handler_timeout: config.handler_timeout,

@@ -82,6 +82,7 @@ pub(crate) async fn spawn_children(
             max_line_bytes: a.max_line_bytes,
             frames: a.frames,
             divert: a.divert,
+            divert_room: a.divert_room,
             dispatch: dispatch.clone(),
             callback: a.inbound,
             handler_timeout: a.handler_timeout,

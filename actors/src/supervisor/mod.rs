@@ -35,7 +35,7 @@ use crate::dispatch::handler::InboundHandler;
 use crate::dispatch::request::RequestIds;
 use crate::session::backpressure::FrameSender;
 use crate::session::budget::Budget;
-use crate::session::config::{FrameDivert, Watchdog};
+use crate::session::config::{DivertRoom, FrameDivert, Watchdog};
 use crate::session::shared::Shared;
 use crate::stderr::StderrRing;
 use crate::supervisor::children::{Children, spawn_children};
@@ -58,6 +58,7 @@ pub(crate) struct SupervisorArgs {
     pub(crate) budget: Arc<Budget>,
     pub(crate) stderr: StderrRing,
     pub(crate) divert: Option<FrameDivert>,
+    pub(crate) divert_room: Option<DivertRoom>,
     pub(crate) max_line_bytes: usize,
     pub(crate) inbound: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,

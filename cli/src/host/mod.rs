@@ -77,6 +77,8 @@ pub(crate) struct HostArgs {
     store: Option<String>,
     #[command(flatten)]
     store_timeout: crate::store::StoreTimeout,
+    #[command(flatten)]
+    store_overflow: crate::store::StoreOverflowArg,
     /// Keep K CLIs started and initialised ahead of demand; a job without
     /// options of its own (only tenant, prompt and id) gets one instead of
     /// a cold start. Spares count against --concurrency. Not with --store
@@ -214,7 +216,9 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
         let (tx, line) = (diag_tx.clone(), job.line);
         let mut builder = ClientBuilder::new(job.options);
         if let Some(store) = &store {
-            builder = builder.session_store(store.clone());
+            builder = builder
+                .session_store(store.clone())
+                .store_overflow(args.store_overflow.get());
         }
         let builder = runtime_settings(builder, args, s).on_diagnostic(move |d| {
             if let Some(skipped) = SkippedLine::from_diagnostic(d) {

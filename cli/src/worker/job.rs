@@ -154,6 +154,7 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
     };
     let builder = ClientBuilder::new(options)
         .session_store(ctx.store.clone())
+        .store_overflow(ctx.store_overflow.clone())
         // One project per tenant: the same key on every worker, whatever
         // its working directory.
         .store_project_key(job.tenant.clone())

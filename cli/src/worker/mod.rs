@@ -59,6 +59,8 @@ pub(crate) struct WorkerArgs {
     store: String,
     #[command(flatten)]
     store_timeout: crate::store::StoreTimeout,
+    #[command(flatten)]
+    store_overflow: crate::store::StoreOverflowArg,
     /// Jobs running at once.
     #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
     concurrency: u32,
@@ -96,6 +98,7 @@ pub(crate) struct Ctx {
     fleet: Fleet,
     host: Host,
     store: Arc<dyn SessionStore>,
+    store_overflow: claude_agent::store::StoreOverflow,
     base: Options,
     worker: String,
     out: Out,
@@ -196,6 +199,7 @@ async fn serve(args: WorkerArgs, worker: String) -> ExitCode {
         fleet,
         host,
         store,
+        store_overflow: args.store_overflow.get(),
         base,
         worker: worker.clone(),
         out: out.clone(),

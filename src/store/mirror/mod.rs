@@ -20,10 +20,12 @@
 //! even mid-turn, so a host that dies mid-turn loses at most that much.
 //!
 //! **Overflow.** While the task waits for a slow store, frames queue in a
-//! buffer of [`MAX_QUEUED_BYTES`]. A frame that does not fit drops the
-//! oldest queued frames: their entries count as unpersisted and one
-//! `mirror_error` says how many were lost. (The CLI's own session file is
-//! complete either way.)
+//! buffer of [`MAX_QUEUED_BYTES`]. What a frame that does not fit does is
+//! the [`StoreOverflow`] policy: by default it is spilled to a local file
+//! and replayed in order once the store takes appends again; or the read
+//! loop pauses (backpressure to the CLI); or the oldest queued frames are
+//! dropped, counted as unpersisted, with one `mirror_error` saying how many
+//! were lost. (The CLI's own session file is complete either way.)
 //!
 //! **Shutdown.** Once the CLI's output has ended, the task appends what is
 //! pending for at most the flush deadline, then gives up: one
@@ -37,6 +39,8 @@
 //! deadline for each stalled mirror, well past the deadline it promised.
 
 mod inbox;
+mod overflow;
+mod spill;
 mod task;
 
 use std::path::PathBuf;
@@ -44,18 +48,19 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use claude_agent_actors::FrameDivert;
+use claude_agent_actors::{DivertRoom, FrameDivert, SessionConfig};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use self::inbox::{Inbox, Item, Wake};
+use self::inbox::{Full, Inbox, Item, Wake};
 use super::SessionStore;
 use crate::protocol::Message;
 
+pub use overflow::StoreOverflow;
 pub use task::{APPEND_ATTEMPTS, APPEND_BACKOFF, APPEND_TIMEOUT};
 
 /// Bytes of mirror frames queued for a session's mirror task before the
-/// oldest are dropped: 8 MiB.
+/// [`StoreOverflow`] policy applies: 8 MiB.
 pub const MAX_QUEUED_BYTES: usize = 8 * 1024 * 1024;
 /// Batched mode appends early once this many entries are pending.
 pub const MAX_PENDING_ENTRIES: usize = 500;
@@ -100,6 +105,9 @@ pub(crate) struct MirrorSettings {
     /// Entries taken in are persisted within this, even mid-turn; `None`:
     /// only at a turn's end, a threshold, or shutdown.
     pub(crate) persist_within: Option<Duration>,
+    pub(crate) overflow: StoreOverflow,
+    /// The queue's cap, [`MAX_QUEUED_BYTES`] unless changed.
+    pub(crate) queue_bytes: usize,
 }
 
 impl Default for MirrorSettings {
@@ -109,6 +117,42 @@ impl Default for MirrorSettings {
             mode: MirrorMode::default(),
             flush_deadline: DEFAULT_FLUSH_DEADLINE,
             persist_within: Some(DEFAULT_PERSIST_WITHIN),
+            overflow: StoreOverflow::default(),
+            queue_bytes: MAX_QUEUED_BYTES,
+        }
+    }
+}
+
+impl MirrorSettings {
+    /// The spill policy's folder (`None`: another policy); by default
+    /// beside the CLI's `projects` folder.
+    pub(crate) fn spill_dir(&self, projects_dir: &std::path::Path) -> Option<PathBuf> {
+        match &self.overflow {
+            StoreOverflow::Spill { dir: Some(dir) } => Some(dir.clone()),
+            StoreOverflow::Spill { dir: None } => Some(
+                projects_dir
+                    .parent()
+                    .unwrap_or(projects_dir)
+                    .join("mirror-spill"),
+            ),
+            _ => None,
+        }
+    }
+}
+
+/// What the read loop runs for the mirror: the divert, and for the pause
+/// and spill policies the wait for room.
+pub(crate) struct ReadLoopHooks {
+    divert: FrameDivert,
+    room: Option<DivertRoom>,
+}
+
+impl ReadLoopHooks {
+    pub(crate) fn apply(self, config: SessionConfig) -> SessionConfig {
+        let config = config.divert(self.divert);
+        match self.room {
+            Some(room) => config.divert_room(room),
+            None => config,
         }
     }
 }
@@ -186,7 +230,7 @@ pub(crate) fn start(
     store: Arc<dyn SessionStore>,
     settings: &MirrorSettings,
     projects_dir: PathBuf,
-) -> (FrameDivert, MirrorHandle, mpsc::Receiver<Message>) {
+) -> (ReadLoopHooks, MirrorHandle, mpsc::Receiver<Message>) {
     // Batched mode appends per turn or once this much is pending: the task
     // need not look earlier.
     let wake = match settings.mode {
@@ -196,7 +240,12 @@ pub(crate) fn start(
         },
         MirrorMode::Eager => Wake::EVERY_PUSH,
     };
-    let inbox = Arc::new(Inbox::new(MAX_QUEUED_BYTES, wake));
+    let full = match settings.overflow {
+        StoreOverflow::DropOldest => Full::DropOldest,
+        StoreOverflow::Pause => Full::Wait,
+        StoreOverflow::Spill { .. } => Full::Spill,
+    };
+    let inbox = Arc::new(Inbox::new(settings.queue_bytes, wake, full));
     let counts = Arc::new(Counts::default());
     let finished = CancellationToken::new();
     let give_up = CancellationToken::new();
@@ -205,6 +254,7 @@ pub(crate) fn start(
         .give_up_on(give_up.clone());
     let done = finished.clone();
     let task_inbox = inbox.clone();
+    let room = (full != Full::DropOldest).then(|| wait_for_room(inbox.clone(), finished.clone()));
     tokio::spawn(async move {
         let _done = done.drop_guard();
         worker.run(task_inbox).await;
@@ -227,7 +277,24 @@ pub(crate) fn start(
         give_up,
         flush_deadline: settings.flush_deadline,
     };
-    (divert, handle, errors_rx)
+    (ReadLoopHooks { divert, room }, handle, errors_rx)
+}
+
+/// The read loop's wait while `inbox` is full: until the task made room,
+/// or ended.
+fn wait_for_room(inbox: Arc<Inbox>, finished: CancellationToken) -> DivertRoom {
+    Box::new(move || {
+        if !inbox.is_full() || finished.is_cancelled() {
+            return None;
+        }
+        let (inbox, finished) = (inbox.clone(), finished.clone());
+        Some(Box::pin(async move {
+            tokio::select! {
+                () = inbox.room() => {}
+                () = finished.cancelled() => {}
+            }
+        }))
+    })
 }
 
 /// The CLI's `projects` folder for a session whose own environment

@@ -12,7 +12,10 @@ use serde::de::IgnoredAny;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+mod spilling;
+
 use super::inbox::{Dropped, Inbox, Item};
+use super::spill::Spill;
 use super::{Counts, MAX_PENDING_BYTES, MAX_PENDING_ENTRIES, MirrorMode, MirrorSettings};
 use crate::protocol::{Message, MirrorError, MirrorKey, SystemMessage};
 use crate::store::{SessionKey, SessionStore, StoreEntry, key_for_mirror_path};
@@ -57,6 +60,8 @@ struct Pending {
     last_path: Option<(String, SessionKey)>,
     /// When the oldest entry not yet persisted was taken in.
     since: Option<tokio::time::Instant>,
+    /// The spill file (spill policy only).
+    spill: Option<Spill>,
 }
 
 impl Pending {
@@ -122,6 +127,8 @@ pub(super) struct Worker {
     mode: MirrorMode,
     flush_deadline: Duration,
     persist_within: Option<Duration>,
+    /// The spill policy's folder.
+    spill_dir: Option<PathBuf>,
     counts: Arc<Counts>,
     errors: mpsc::Sender<Message>,
     /// Cancelled when the shutdown was cut short: give up now.
@@ -144,7 +151,9 @@ impl Worker {
         counts: Arc<Counts>,
         errors: mpsc::Sender<Message>,
     ) -> Self {
+        let spill_dir = settings.spill_dir(&projects_dir);
         Self {
+            spill_dir,
             store,
             projects_dir,
             project_key: settings.project_key.clone(),
@@ -172,10 +181,13 @@ impl Worker {
             inbox.closed().await;
             tokio::time::sleep(flush_deadline).await;
         };
-        let mut pending = Pending::default();
-        let ctx = self.ctx();
+        let mut pending = Pending {
+            spill: self.spill_dir.clone().map(Spill::new),
+            ..Pending::default()
+        };
+        let ctx = self.ctx(&inbox);
         let why = {
-            let work = Self::work(&mut pending, &ctx, &inbox);
+            let work = Self::work(&mut pending, &ctx);
             tokio::select! {
                 () = work => return,
                 () = deadline => GaveUp::Deadline,
@@ -195,6 +207,8 @@ impl Worker {
                 }
             }
         }
+        let kept = ctx.keep_spill(&mut pending).await;
+        lost += kept.as_ref().map_or(0, |(_, n)| *n);
         ctx.counts.unpersisted(lost);
         if lost == 0 {
             return;
@@ -207,21 +221,23 @@ impl Worker {
             .first()
             .map(|(k, _)| k.clone())
             .or_else(|| pending.last_path.take().map(|(_, k)| k));
+        let kept = kept.map_or_else(String::new, |(kept, _)| kept);
         let error = match why {
             GaveUp::Deadline => format!(
                 "the store did not take {lost} entries within the flush deadline ({} s) \
-                 after the CLI's output ended",
-                flush_deadline.as_secs_f64()
+                 after the CLI's output ended{kept}",
+                flush_deadline.as_secs_f64(),
             ),
-            GaveUp::Hurried => {
-                format!("the store did not take {lost} entries before the shutdown was cut short")
-            }
+            GaveUp::Hurried => format!(
+                "the store did not take {lost} entries before the shutdown was cut short{kept}"
+            ),
         };
         ctx.report(key.as_ref(), error);
     }
 
-    fn ctx(&self) -> Ctx<'_> {
+    fn ctx<'a>(&'a self, inbox: &'a Inbox) -> Ctx<'a> {
         Ctx {
+            inbox,
             store: &*self.store,
             projects_dir: &self.projects_dir,
             project_key: self.project_key.as_deref(),
@@ -232,17 +248,25 @@ impl Worker {
         }
     }
 
-    async fn work(pending: &mut Pending, ctx: &Ctx<'_>, inbox: &Inbox) {
+    async fn work(pending: &mut Pending, ctx: &Ctx<'_>) {
         loop {
-            let closed = inbox.is_closed();
+            let closed = ctx.inbox.is_closed();
+            let replaying = pending.spill.as_ref().is_some_and(Spill::has_frames);
             // What was taken in is persisted within the bound, turn's end
-            // or not: a crash loses at most that much.
-            let due = ctx
-                .persist_within
-                .and_then(|b| pending.since.map(|t| t + b));
-            let (items, dropped) = inbox.take_by(due).await;
+            // or not: a crash loses at most that much. A replay in progress
+            // only looks for what is new.
+            let due = if replaying {
+                Some(tokio::time::Instant::now())
+            } else {
+                ctx.persist_within
+                    .and_then(|b| pending.since.map(|t| t + b))
+            };
+            let (items, dropped) = ctx.inbox.take_by(due).await;
             if dropped.frames > 0 {
                 ctx.overflowed(&dropped);
+            }
+            if let Some(spill) = &mut pending.spill {
+                ctx.spill_queued(spill).await;
             }
             pending.backlog.extend(items);
             while let Some(item) = pending.backlog.pop_front() {
@@ -259,6 +283,9 @@ impl Worker {
             if due.is_some_and(|d| d <= tokio::time::Instant::now()) {
                 ctx.flush(pending).await;
             }
+            if ctx.replay(pending).await {
+                continue;
+            }
             // Closed before the take: that take emptied it for good.
             if closed {
                 ctx.flush(pending).await;
@@ -270,6 +297,7 @@ impl Worker {
 
 /// What the work loop borrows from the worker.
 struct Ctx<'a> {
+    inbox: &'a Inbox,
     store: &'a dyn SessionStore,
     projects_dir: &'a Path,
     project_key: Option<&'a str>,
@@ -327,7 +355,12 @@ impl Ctx<'_> {
     async fn flush(&self, pending: &mut Pending) {
         while let Some((key, batch)) = pending.batches.first() {
             if !batch.is_empty() {
-                match self.append(key, batch).await {
+                let appended = self.append(key, batch);
+                let appended = match &mut pending.spill {
+                    Some(spill) => self.spilling_while(spill, appended).await,
+                    None => appended.await,
+                };
+                match appended {
                     Ok(()) => self.counts.persisted(batch.len()),
                     Err(error) => {
                         self.counts.unpersisted(batch.len() as u64);
@@ -444,94 +477,4 @@ fn random_uuid() -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::store::MemoryStore;
-    use crate::store::mirror::inbox::Wake;
-    use bytes::Bytes;
-
-    fn frame(uuid: &str) -> Bytes {
-        let line = serde_json::json!({"type": "transcript_mirror",
-            "filePath": "/c/projects/p/s.jsonl",
-            "entries": [{"type": "user", "uuid": uuid}]});
-        Bytes::from(line.to_string())
-    }
-
-    async fn persisted(store: &MemoryStore) -> usize {
-        let key = SessionKey::new("p", "s");
-        store.load(&key).await.ok().flatten().map_or(0, |e| e.len())
-    }
-
-    /// A batched mirror task with `settings` over a memory store.
-    fn started(
-        settings: MirrorSettings,
-    ) -> (Arc<MemoryStore>, Arc<Inbox>, tokio::task::JoinHandle<()>) {
-        let store = Arc::new(MemoryStore::new());
-        let wake = Wake {
-            frames: MAX_PENDING_ENTRIES,
-            bytes: MAX_PENDING_BYTES,
-        };
-        let inbox = Arc::new(Inbox::new(1 << 20, wake));
-        let (errors, _rx) = mpsc::channel(8);
-        let counts = Arc::new(Counts::default());
-        let worker = Worker::new(
-            store.clone(),
-            &settings,
-            "/c/projects".into(),
-            counts,
-            errors,
-        );
-        let task = tokio::spawn(worker.run(inbox.clone()));
-        (store, inbox, task)
-    }
-
-    /// The clock is tokio's paused one: each sleep below moves time on
-    /// once every task is idle, so what the worker did by then is settled.
-    #[tokio::test(start_paused = true)]
-    async fn entries_are_persisted_within_the_bound_with_no_turn_end() {
-        let (store, inbox, task) = started(MirrorSettings::default());
-
-        inbox.push(Item::Mirror(frame("u1")));
-        tokio::time::sleep(Duration::from_millis(400)).await;
-        inbox.push(Item::Mirror(frame("u2")));
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        assert_eq!(
-            persisted(&store).await,
-            0,
-            "nothing is due before the bound"
-        );
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        assert_eq!(
-            persisted(&store).await,
-            2,
-            "both are due 1 s after the first"
-        );
-
-        // Idle again: the next frame starts a new bound.
-        tokio::time::sleep(Duration::from_secs(30)).await;
-        inbox.push(Item::Mirror(frame("u3")));
-        tokio::time::sleep(Duration::from_millis(1_100)).await;
-        assert_eq!(persisted(&store).await, 3);
-
-        inbox.close();
-        task.await.unwrap();
-    }
-
-    #[tokio::test(start_paused = true)]
-    async fn without_a_bound_entries_wait_for_the_turns_end() {
-        let (store, inbox, task) = started(MirrorSettings {
-            persist_within: None,
-            ..MirrorSettings::default()
-        });
-
-        inbox.push(Item::Mirror(frame("u1")));
-        tokio::time::sleep(Duration::from_secs(60)).await;
-        assert_eq!(persisted(&store).await, 0);
-        inbox.push(Item::TurnEnd);
-        tokio::time::sleep(Duration::from_millis(1)).await;
-        assert_eq!(persisted(&store).await, 1);
-
-        inbox.close();
-        task.await.unwrap();
-    }
-}
+mod tests;

@@ -1,0 +1,254 @@
+//! The store-overflow policies with a really stalled store (a file store
+//! whose session lock the test holds) and a fake CLI that mirrors far more
+//! than the mirror's queue (made small here) while the store is stalled:
+//! `Pause` holds the CLI back and loses nothing, `Spill` lets the turn
+//! finish, keeps the overflow in a file and replays it once the store
+//! returns, `DropOldest` drops and says so.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use claude_agent::protocol::{Message, SystemMessage};
+use claude_agent::store::{FileStore, SessionKey, SessionStore, StoreOverflow};
+use claude_agent::{Client, SessionReport};
+use claude_agent_testkit::Script;
+use common::*;
+use futures::StreamExt;
+use serde_json::{Value, json};
+
+const PROJECT: &str = "-mirror-overflow";
+const SESSION: &str = "00000000-0000-4000-8000-0000000000f1";
+/// Frames the CLI mirrors in its one turn, about 1 KiB each.
+const FRAMES: u32 = 3_000;
+/// The mirror's queue: a few dozen frames.
+const QUEUE: usize = 32 * 1024;
+
+fn entry(n: u32) -> Value {
+    json!({"type": "user", "uuid": format!("{SESSION}-{n}"), "sessionId": SESSION, "n": n,
+        "pad": "x".repeat(900)})
+}
+
+/// One turn mirroring [`FRAMES`] frames of one entry each, then its answer.
+fn flooding_turn(config: &Path) -> Script {
+    let path = format!("{}/projects/{PROJECT}/{SESSION}.jsonl", config.display());
+    let mut script = Script::new().expect_initialize().expect("user", None);
+    for n in 0..FRAMES {
+        script = script
+            .emit(json!({"type": "transcript_mirror", "filePath": path, "entries": [entry(n)]}));
+    }
+    script
+        .emit(assistant("done"))
+        .emit(result("success", "done"))
+        .expect_eof()
+}
+
+/// A file store in `dir` whose session lock the returned file holds:
+/// every append waits until the test unlocks it.
+fn stalled_store(dir: &Path) -> (Arc<dyn SessionStore>, std::fs::File) {
+    let meta = dir.join(PROJECT).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
+    let store = FileStore::new(dir).lock_timeout(Duration::from_secs(120));
+    (Arc::new(store), lock)
+}
+
+async fn connect(
+    fake: &Fake,
+    config: &Path,
+    store: Arc<dyn SessionStore>,
+    policy: StoreOverflow,
+) -> Client {
+    let options = fake.options().env("CLAUDE_CONFIG_DIR", config);
+    claude_agent::ClientBuilder::new(options)
+        .initialize_timeout(SOON)
+        .session_store(store)
+        .store_overflow(policy)
+        .mirror_queue_bytes(QUEUE)
+        // Appends at 500 entries or a turn's end only: the first append
+        // (the one that stalls) starts at a known point of the flood.
+        .mirror_persist_within(None)
+        .mirror_flush_deadline(SOON)
+        .connect()
+        .await
+        .unwrap()
+}
+
+/// The store may go on.
+fn unlock(lock: &std::fs::File) {
+    rustix::fs::flock(lock, rustix::fs::FlockOperation::Unlock).unwrap();
+}
+
+/// Waits (bounded) until `ready` holds.
+async fn until(what: &str, mut ready: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ready() {
+        assert!(start.elapsed() < SOON, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The turn's messages (to its `result`).
+async fn read_turn(client: &Client, seen: &mut Vec<Message>) {
+    let mut turn = client.receive_response();
+    while let Some(m) = tokio::time::timeout(SOON, turn.next()).await.unwrap() {
+        seen.push(m.unwrap());
+    }
+}
+
+/// The shutdown: every message seen, the report.
+async fn finish(client: Client, mut seen: Vec<Message>) -> (Vec<Message>, SessionReport) {
+    let closing = {
+        let c = client.clone();
+        tokio::spawn(async move { c.shutdown().await })
+    };
+    let mut rest = client.receive_messages();
+    while let Some(m) = tokio::time::timeout(SOON * 2, rest.next()).await.unwrap() {
+        seen.push(m.unwrap());
+    }
+    let report = tokio::time::timeout(SOON * 2, closing)
+        .await
+        .unwrap()
+        .unwrap();
+    (seen, report)
+}
+
+fn mirror_errors(seen: &[Message]) -> Vec<String> {
+    seen.iter()
+        .filter_map(|m| match m {
+            Message::System(SystemMessage::MirrorError(e)) => e.error.clone(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The `n` of every stored entry, in store order.
+async fn stored(dir: &Path) -> Vec<u64> {
+    let store = FileStore::new(dir);
+    let entries = store
+        .load(&SessionKey::new(PROJECT, SESSION))
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    entries
+        .iter()
+        .map(|e| {
+            let v = e.to_value().unwrap();
+            v["n"].as_u64().unwrap()
+        })
+        .collect()
+}
+
+fn all_in_order() -> Vec<u64> {
+    (0..u64::from(FRAMES)).collect()
+}
+
+#[tokio::test]
+async fn pause_holds_the_cli_back_while_the_store_stalls_and_loses_nothing() {
+    let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (store, lock) = stalled_store(store_dir.path());
+    let fake = fake(flooding_turn(config.path()));
+    let client = connect(&fake, config.path(), store, StoreOverflow::Pause).await;
+    client.send("go").await.unwrap();
+
+    // The mirror task appends once it holds 500 entries; that append waits
+    // for the lock, the queue fills, and the read loop stops reading.
+    let total = u64::from(FRAMES) * 1_000; // a little less than written
+    until("the read loop to pass the first batch", || {
+        client.stats().bytes_in > 500 * 1_000
+    })
+    .await;
+    let at_stall = client.stats().bytes_in;
+    let mut turn = client.receive_response();
+    let early = tokio::time::timeout(Duration::from_secs(1), async {
+        while let Some(m) = turn.next().await {
+            if matches!(m, Ok(Message::Result(_))) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    drop(turn);
+    let held = client.stats().bytes_in;
+    assert!(early.is_err(), "the turn ended while the store was stalled");
+    assert!(
+        held < total / 2,
+        "stdout was read past the cap while paused: {held} of {total} bytes (at the stall {at_stall})"
+    );
+
+    unlock(&lock);
+    let mut seen = Vec::new();
+    read_turn(&client, &mut seen).await;
+    let (seen, report) = finish(client, seen).await;
+    assert_eq!(mirror_errors(&seen), Vec::<String>::new());
+    assert_eq!(report.mirror_persisted, Some(u64::from(FRAMES)));
+    assert_eq!(report.mirror_unpersisted, Some(0));
+    assert_eq!(stored(store_dir.path()).await, all_in_order());
+}
+
+#[tokio::test]
+async fn spill_finishes_the_turn_keeps_the_overflow_on_disk_and_replays_it_in_order() {
+    let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let spill_dir = tempfile::tempdir().unwrap();
+    let spill = spill_dir.path().join("spill");
+    let (store, lock) = stalled_store(store_dir.path());
+    let fake = fake(flooding_turn(config.path()));
+    let policy = StoreOverflow::Spill {
+        dir: Some(spill.clone()),
+    };
+    let client = connect(&fake, config.path(), store, policy).await;
+    client.send("go").await.unwrap();
+
+    // The CLI is not held back: the whole turn arrives with the store
+    // still stalled, the overflow in a spill file.
+    let mut seen = Vec::new();
+    read_turn(&client, &mut seen).await;
+    assert!(matches!(seen.last(), Some(Message::Result(_))), "{seen:?}");
+    let files = || std::fs::read_dir(&spill).map_or(0, Iterator::count);
+    until("the spill file", || files() == 1).await;
+
+    unlock(&lock);
+    let (seen, report) = finish(client, seen).await;
+    assert_eq!(mirror_errors(&seen), Vec::<String>::new());
+    assert_eq!(report.mirror_persisted, Some(u64::from(FRAMES)));
+    assert_eq!(report.mirror_unpersisted, Some(0));
+    assert_eq!(stored(store_dir.path()).await, all_in_order());
+    assert_eq!(files(), 0, "the replayed spill file is removed");
+}
+
+#[tokio::test]
+async fn drop_oldest_finishes_the_turn_and_reports_what_it_dropped() {
+    let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (store, lock) = stalled_store(store_dir.path());
+    let fake = fake(flooding_turn(config.path()));
+    let client = connect(&fake, config.path(), store, StoreOverflow::DropOldest).await;
+    client.send("go").await.unwrap();
+    let mut seen = Vec::new();
+    read_turn(&client, &mut seen).await;
+    assert!(matches!(seen.last(), Some(Message::Result(_))), "{seen:?}");
+
+    unlock(&lock);
+    let (seen, report) = finish(client, seen).await;
+    let errors = mirror_errors(&seen);
+    assert!(
+        errors.iter().any(|e| e.contains("dropped, oldest first")),
+        "{errors:?}"
+    );
+    let (persisted, lost) = (
+        report.mirror_persisted.unwrap(),
+        report.mirror_unpersisted.unwrap(),
+    );
+    assert!(lost > 0, "nothing dropped");
+    assert_eq!(persisted + lost, u64::from(FRAMES));
+    let kept = stored(store_dir.path()).await;
+    assert_eq!(kept.len() as u64, persisted);
+    assert!(
+        kept.windows(2).all(|w| w[0] < w[1]),
+        "kept in order, once each"
+    );
+}
