@@ -100,7 +100,10 @@ impl Default for Runtime {
 #[derive(Clone)]
 #[must_use = "a builder does nothing until `connect` or `query`"]
 pub struct ClientBuilder {
-    pub(crate) options: Options,
+    /// Shared: a host keeps a builder per session for restarts and the
+    /// session's client keeps one for its lifetime; both share the options
+    /// (1.1 KB) unless an extension changes them (copy on write).
+    pub(crate) options: Arc<Options>,
     pub(crate) callbacks: Callbacks,
     pub(crate) runtime: Runtime,
 }
@@ -118,7 +121,7 @@ impl ClientBuilder {
     /// A builder around `options`, with no callbacks and default runtime settings.
     pub fn new(options: Options) -> Self {
         Self {
-            options,
+            options: Arc::new(options),
             callbacks: Callbacks::new(),
             runtime: Runtime::default(),
         }

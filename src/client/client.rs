@@ -67,8 +67,9 @@ pub(crate) struct Inner {
     pub(crate) telemetry: Option<Arc<SessionTrace>>,
     /// The session's extensions (the built-in ones included).
     pub(crate) extensions: ExtensionList,
-    /// The SDK's report, made once by the extensions' `post_stop`.
-    pub(crate) report: OnceCell<SessionReport>,
+    /// The SDK's report, made once by the extensions' `post_stop`. Boxed:
+    /// an idle session should not hold its room.
+    pub(crate) report: OnceCell<Box<SessionReport>>,
     /// Cancelled by [`Client::hurry`]: the extensions' own final waits
     /// (the mirror's flush) end then too.
     pub(crate) hurried: CancellationToken,
@@ -361,13 +362,15 @@ impl Client {
         let id = inner.session.session_id();
         let report = inner
             .report
-            .get_or_init(|| {
-                inner
-                    .extensions
-                    .post_stop(runtime, &stats, id.as_deref(), &inner.hurried)
+            .get_or_init(|| async {
+                let stop =
+                    inner
+                        .extensions
+                        .post_stop(runtime, &stats, id.as_deref(), &inner.hurried);
+                Box::new(stop.await)
             })
             .await;
-        report.clone()
+        SessionReport::clone(report)
     }
 
     /// Cuts the shutdown's current wait short: during `grace`, SIGTERM to

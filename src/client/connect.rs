@@ -217,7 +217,7 @@ impl ClientBuilder {
         if configs.is_empty() {
             return Ok(());
         }
-        match &mut self.options.mcp_servers {
+        match &mut Arc::make_mut(&mut self.options).mcp_servers {
             McpServers::Servers(list) => {
                 for (name, config) in configs {
                     if !list.iter().any(|(n, _)| *n == name) {

@@ -177,7 +177,7 @@ enum State {
 pub(crate) fn prepare(builder: &mut ClientBuilder) {
     builder.runtime.entry = crate::transcript::EntryPoint::Query;
     let inherited = std::env::var_os(run_end::READS_SESSION_STATE_ENV);
-    run_end::ask_for_session_state(&mut builder.options, inherited.as_deref());
+    run_end::ask_for_session_state(Arc::make_mut(&mut builder.options), inherited.as_deref());
 }
 
 /// How a query's run ends, fixed from its builder before it connects.

@@ -34,7 +34,7 @@ use crate::{Error, Result};
 /// }
 /// ```
 pub struct PreStart<'a> {
-    pub(crate) options: &'a mut Options,
+    pub(crate) options: &'a mut std::sync::Arc<Options>,
     pub(crate) command: &'a mut CommandContext,
     /// The OS account the CLI runs as (the run-as extension fills it in).
     pub(crate) user: Option<UserAccount>,
@@ -43,7 +43,10 @@ pub struct PreStart<'a> {
 }
 
 impl<'a> PreStart<'a> {
-    pub(crate) fn new(options: &'a mut Options, command: &'a mut CommandContext) -> Self {
+    pub(crate) fn new(
+        options: &'a mut std::sync::Arc<Options>,
+        command: &'a mut CommandContext,
+    ) -> Self {
         Self {
             options,
             command,
@@ -54,12 +57,13 @@ impl<'a> PreStart<'a> {
 
     /// The options the command will be computed from.
     pub fn options(&self) -> &Options {
-        self.options
+        &**self.options
     }
 
     /// The options, to change before the command is computed.
     pub fn options_mut(&mut self) -> &mut Options {
-        self.options
+        // Copied only here: an unchanged session shares its options.
+        std::sync::Arc::make_mut(self.options)
     }
 
     /// What the command is computed with besides the options.

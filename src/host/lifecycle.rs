@@ -94,7 +94,7 @@ pub(crate) fn spawn(lc: Lifecycle) {
 async fn connect(builder: &ClientBuilder, resume: Option<String>) -> crate::Result<Client> {
     let mut builder = builder.clone();
     if let Some(id) = resume {
-        builder.options = builder.options.clone().resume(id);
+        std::sync::Arc::make_mut(&mut builder.options).resume = Some(id);
     }
     builder.connect().await
 }

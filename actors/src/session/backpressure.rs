@@ -52,7 +52,7 @@ pub(crate) fn channel(cap: usize) -> (FrameSender, FrameStream, Arc<Budget>) {
 impl FrameSender {
     /// Queues the final error (outside the byte budget: it is tiny).
     pub(crate) fn finish(&self, error: SessionError) {
-        let _ = self.tx.send(Item::End(error));
+        let _ = self.tx.send(Item::End(Box::new(error)));
     }
 
     /// A batching front for the reader.

@@ -11,8 +11,10 @@ pub(crate) enum Item {
     /// Frames, and the permits they hold together (returned once the
     /// consumer has taken the last of them, so the count never undershoots).
     Batch(Vec<Frame>, u32),
-    /// The final error, after which the stream ends.
-    End(SessionError),
+    /// The final error, after which the stream ends. Boxed: every
+    /// session's queue allocates room for 32 items up front, sized by the
+    /// largest variant.
+    End(Box<SessionError>),
 }
 
 /// The byte budget shared by both ends.

@@ -57,7 +57,7 @@ impl FrameStream {
                     self.current = frames.into_iter();
                     self.held = held;
                 }
-                Poll::Ready(Some(Item::End(err))) => return Poll::Ready(Some(Err(err))),
+                Poll::Ready(Some(Item::End(err))) => return Poll::Ready(Some(Err(*err))),
                 Poll::Ready(None) => return Poll::Ready(None),
                 Poll::Pending => return Poll::Pending,
             }
