@@ -57,7 +57,7 @@ impl<'a> PreStart<'a> {
 
     /// The options the command will be computed from.
     pub fn options(&self) -> &Options {
-        &**self.options
+        self.options
     }
 
     /// The options, to change before the command is computed.
