@@ -46,13 +46,10 @@ fn flooding_turn(config: &Path) -> Script {
         .expect_eof()
 }
 
-/// A file store in `dir` whose session lock the returned file holds:
-/// every append waits until the test unlocks it.
-fn stalled_store(dir: &Path) -> (Arc<dyn SessionStore>, std::fs::File) {
-    let meta = dir.join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
+/// A file store in `dir` whose session lock the returned guard holds:
+/// every append waits until the test releases it.
+fn stalled_store(dir: &Path) -> (Arc<dyn SessionStore>, HeldSessionLock) {
+    let lock = hold_session_lock(dir, PROJECT, SESSION);
     let store = FileStore::new(dir).lock_timeout(Duration::from_secs(120));
     (Arc::new(store), lock)
 }
@@ -76,11 +73,6 @@ async fn connect(
         .connect()
         .await
         .unwrap()
-}
-
-/// The store may go on.
-fn unlock(lock: &std::fs::File) {
-    rustix::fs::flock(lock, rustix::fs::FlockOperation::Unlock).unwrap();
 }
 
 /// Waits (bounded) until `ready` holds.
@@ -181,7 +173,7 @@ async fn pause_holds_the_cli_back_while_the_store_stalls_and_loses_nothing() {
         "stdout was read past the cap while paused: {held} of {total} bytes (at the stall {at_stall})"
     );
 
-    unlock(&lock);
+    lock.release();
     let mut seen = Vec::new();
     read_turn(&client, &mut seen).await;
     let (seen, report) = finish(client, seen).await;
@@ -212,7 +204,7 @@ async fn spill_finishes_the_turn_keeps_the_overflow_on_disk_and_replays_it_in_or
     let files = || std::fs::read_dir(&spill).map_or(0, Iterator::count);
     until("the spill file", || files() == 1).await;
 
-    unlock(&lock);
+    lock.release();
     let (seen, report) = finish(client, seen).await;
     assert_eq!(mirror_errors(&seen), Vec::<String>::new());
     assert_eq!(report.mirror_persisted, Some(u64::from(FRAMES)));
@@ -232,7 +224,7 @@ async fn drop_oldest_finishes_the_turn_and_reports_what_it_dropped() {
     read_turn(&client, &mut seen).await;
     assert!(matches!(seen.last(), Some(Message::Result(_))), "{seen:?}");
 
-    unlock(&lock);
+    lock.release();
     let (seen, report) = finish(client, seen).await;
     let errors = mirror_errors(&seen);
     assert!(

@@ -133,23 +133,17 @@ fn assert_reported(errors: &[String], unpersisted: Option<u64>) {
 async fn a_file_store_whose_session_lock_is_held_gives_mirror_error_and_counts() {
     let dir = tempfile::tempdir().unwrap();
     // Another writer holds the session's lock and does not let go.
-    let meta = dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(dir.path(), PROJECT, SESSION);
     let store = FileStore::new(dir.path()).lock_timeout(Duration::from_secs(60));
     let (errors, unpersisted) = turn_into_a_stalled_store(Arc::new(store)).await;
     assert_reported(&errors, unpersisted);
-    lock.unlock().unwrap();
+    lock.release();
 }
 
 #[tokio::test]
 async fn hurry_cuts_the_flush_into_a_stalled_file_store_short_with_mirror_error_and_counts() {
     let dir = tempfile::tempdir().unwrap();
-    let meta = dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(dir.path(), PROJECT, SESSION);
     let store = FileStore::new(dir.path()).lock_timeout(Duration::from_secs(60));
     let config = tempfile::tempdir().unwrap();
     // A flush deadline far beyond the test's bounds: only the hurry ends it.
@@ -173,7 +167,7 @@ async fn hurry_cuts_the_flush_into_a_stalled_file_store_short_with_mirror_error_
     let hurried = hurried.await.unwrap();
     let (errors, report) = to_the_end(&client, seen, closing).await;
     let took = hurried.elapsed();
-    lock.unlock().unwrap();
+    lock.release();
     assert!(
         took < HURRIED_FLUSH + Duration::from_secs(2),
         "the report came {took:?} after the hurry"

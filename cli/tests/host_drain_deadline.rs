@@ -67,10 +67,7 @@ fn one_sigterm_ends_the_host_within_its_drain_deadline_though_the_store_stalls()
     let store_dir = tempfile::tempdir().unwrap();
     // Another writer holds the session's lock for the whole run: every
     // append waits for it.
-    let meta = store_dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(store_dir.path(), PROJECT, SESSION);
     let fake = fake(stubborn(config.path()));
     let jobs = fake.dir.path().join("jobs.ndjson");
     std::fs::write(
@@ -129,7 +126,7 @@ fn one_sigterm_ends_the_host_within_its_drain_deadline_though_the_store_stalls()
         .unwrap()
         .read_to_string(&mut err)
         .unwrap();
-    lock.unlock().unwrap();
+    lock.release();
     eprintln!("exited {took:?} after SIGTERM (deadline {DEADLINE:?})");
 
     assert_eq!(status.code(), Some(143), "128 + SIGTERM: {err}");

@@ -195,10 +195,7 @@ fn a_shutdown_that_waits_for_a_stalled_store_says_so_not_that_it_waits_for_the_c
     let config = tempfile::tempdir().unwrap();
     let store_dir = tempfile::tempdir().unwrap();
     // Another writer holds the session's lock: the store stalls the append.
-    let meta = store_dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(store_dir.path(), PROJECT, SESSION);
     let fake = fake(mirroring_turn(config.path()));
     let mut child = command(&fake, config.path(), "run")
         .args(["--store", &file_url(store_dir.path()), "hi"])
@@ -211,7 +208,7 @@ fn a_shutdown_that_waits_for_a_stalled_store_says_so_not_that_it_waits_for_the_c
         let line = line.unwrap();
         if line.contains("waiting for") {
             // Said: let the store go on, so the run can finish.
-            lock.unlock().unwrap();
+            lock.release();
         }
         said.push(line);
     }
@@ -236,16 +233,13 @@ fn a_store_stalled_through_the_shutdown_shows_mirror_error_counts_and_exits_3() 
     let store_dir = tempfile::tempdir().unwrap();
     // Another writer holds the session's lock for the whole run: the
     // append stalls past the flush deadline.
-    let meta = store_dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(store_dir.path(), PROJECT, SESSION);
     let fake = fake(mirroring_turn(config.path()));
     let out = command(&fake, config.path(), "run")
         .args(["--json", "--store", &file_url(store_dir.path()), "hi"])
         .output()
         .unwrap();
-    lock.unlock().unwrap();
+    lock.release();
     let err = stderr(&out);
     // All three: the exit, the line with counts, the message in the stream.
     assert_eq!(out.status.code(), Some(3), "{err}");
@@ -435,10 +429,7 @@ fn store_overflow_spill_dir_reaches_the_library_and_is_replayed_once_the_store_r
     let config = tempfile::tempdir().unwrap();
     let store_dir = tempfile::tempdir().unwrap();
     let spill = tempfile::tempdir().unwrap();
-    let meta = store_dir.path().join(PROJECT).join(".meta");
-    std::fs::create_dir_all(&meta).unwrap();
-    let lock = std::fs::File::create(meta.join(format!("{SESSION}.lock"))).unwrap();
-    lock.lock().unwrap();
+    let lock = hold_session_lock(store_dir.path(), PROJECT, SESSION);
     // Past the mirror's 8 MiB queue while the store is stalled.
     let path = format!(
         "{}/projects/{PROJECT}/{SESSION}.jsonl",
@@ -476,7 +467,7 @@ fn store_overflow_spill_dir_reaches_the_library_and_is_replayed_once_the_store_r
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    lock.unlock().unwrap();
+    lock.release();
     let out = child.wait_with_output().unwrap();
     let err = stderr(&out);
     assert_eq!(out.status.code(), Some(0), "{err}");

@@ -185,3 +185,24 @@ pub fn quick_builder(options: Options) -> ClientBuilder {
         .term_grace(Duration::from_millis(300))
         .initialize_timeout(SOON)
 }
+
+/// A file store's lock on one session, held as another writer would hold
+/// it: the store's appends to that session wait until it is released.
+pub struct HeldSessionLock(std::fs::File);
+
+impl HeldSessionLock {
+    /// Lets the store's waiting appends go on.
+    pub fn release(&self) {
+        rustix::fs::flock(&self.0, rustix::fs::FlockOperation::Unlock).unwrap();
+    }
+}
+
+/// Takes the lock a [`claude_agent::store::FileStore`] under `store` uses
+/// for `session` of `project` (`<store>/<project>/.meta/<session>.lock`).
+pub fn hold_session_lock(store: &std::path::Path, project: &str, session: &str) -> HeldSessionLock {
+    let meta = store.join(project).join(".meta");
+    std::fs::create_dir_all(&meta).unwrap();
+    let lock = std::fs::File::create(meta.join(format!("{session}.lock"))).unwrap();
+    rustix::fs::flock(&lock, rustix::fs::FlockOperation::LockExclusive).unwrap();
+    HeldSessionLock(lock)
+}
