@@ -423,11 +423,11 @@ impl Ctx<'_> {
                 if let Some(sub) = &k.subpath {
                     mk = mk.with_subpath(sub.clone());
                 }
-                MirrorError::new(mk, error, random_uuid())
+                MirrorError::new(mk, error, crate::random::uuid_v4())
             }
             None => MirrorError {
                 error: Some(error),
-                uuid: Some(random_uuid()),
+                uuid: Some(crate::random::uuid_v4()),
                 ..MirrorError::default()
             },
         };
@@ -449,31 +449,6 @@ fn with_sources(e: &dyn std::error::Error) -> String {
         source = s.source();
     }
     text
-}
-
-/// A version-4-shaped UUID from the standard library's random hasher keys.
-fn random_uuid() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let half = || {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        h.finish()
-    };
-    let (a, b) = (half(), half());
-    let a = (a & 0xffff_ffff_ffff_0fff) | 0x0000_0000_0000_4000;
-    let b = (b & 0x3fff_ffff_ffff_ffff) | 0x8000_0000_0000_0000;
-    format!(
-        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xffff,
-        b >> 48,
-        b & 0xffff_ffff_ffff
-    )
 }
 
 #[cfg(test)]
