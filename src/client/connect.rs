@@ -134,7 +134,9 @@ impl ClientBuilder {
         let (user, observers) = (start.user, start.decision_observers);
         let (config, builder) = self.session_config(command, user, observers)?;
         let config = extensions.list.configure(config)?;
-        let (session, frames) = Session::start(config).await?;
+        // Boxed: the runtime's start (four actors' spawns) would otherwise sit
+        // inline in every connect future, copied whole each time one is spawned.
+        let (session, frames) = Box::pin(Session::start(config)).await?;
         let transcript = extensions.transcript.as_ref().and_then(|t| t.recorder());
         let mirror_errors = extensions.mirror.as_ref().and_then(|m| m.take_errors());
         Ok(Client::new(
@@ -182,9 +184,9 @@ impl ClientBuilder {
             .initialize_request(self.callbacks.initialize_hooks_json());
         self.callbacks.add_initialize_fields(&mut initialize);
         let rt = &self.runtime;
-        let mut config = SessionConfig::subprocess(spec.clone());
-        config.transport = rt.launch.transport(spec);
-        let mut config = config
+        let mut config = rt
+            .launch
+            .session_config(spec)
             .initialize(initialize)
             .control_timeout(rt.control_timeout)
             .handler_timeout(rt.handler_timeout)

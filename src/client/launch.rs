@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use claude_agent_actors::SessionConfig;
 use claude_agent_actors::channel::{SharedSpawner, SubprocessTransport, Transport};
 use claude_agent_actors::process::ProcessSpec;
 
@@ -43,6 +44,22 @@ pub(crate) enum Launch {
 }
 
 impl Launch {
+    /// The session config around the transport that will run `spec`: the
+    /// runtime's subprocess defaults (the stream-close timeout from the
+    /// spec's environment, its label), with a spawner's or a user's
+    /// transport in place of the plain subprocess. The common case builds
+    /// one transport and copies nothing.
+    pub(crate) fn session_config(&self, spec: ProcessSpec) -> SessionConfig {
+        match self {
+            Self::Subprocess => SessionConfig::subprocess(spec),
+            _ => {
+                let mut config = SessionConfig::subprocess(spec.clone());
+                config.transport = self.transport(spec);
+                config
+            }
+        }
+    }
+
     /// The transport that will run `spec`.
     pub(crate) fn transport(&self, spec: ProcessSpec) -> Box<dyn Transport> {
         match self {

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ractor::ActorRef;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
@@ -45,6 +45,16 @@ impl RequestIds {
 }
 
 /// Forgets a pending request if its caller stops waiting.
+/// The line of an outgoing control request, written straight to bytes (no
+/// intermediate JSON value); members in the order the map-built line had.
+#[derive(serde::Serialize)]
+struct ControlRequestLine<'a> {
+    request: &'a Value,
+    request_id: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+}
+
 struct ForgetGuard<'a> {
     dispatch: &'a ActorRef<DispatchMsg>,
     id: Option<String>,
@@ -84,9 +94,13 @@ pub(crate) async fn control_request(
     if shared.log_payloads {
         tracing::debug!(parent: &span, %request, "control request");
     }
-    let mut line =
-        json!({"type": "control_request", "request_id": id, "request": request}).to_string();
-    line.push('\n');
+    let mut line = serde_json::to_vec(&ControlRequestLine {
+        request: &request,
+        request_id: &id,
+        kind: "control_request",
+    })
+    .map_err(|e| ControlError::InvalidRequest(e.to_string()))?;
+    line.push(b'\n');
     let (tx, rx) = oneshot::channel();
     let started = Instant::now();
     let msg = DispatchMsg::Outbound {

@@ -98,6 +98,7 @@ pub(crate) fn peek(line: &[u8]) -> Result<Envelope, Unroutable> {
     match kind.as_str() {
         // The scan validated the line and found both members: no serde pass.
         "control_request" => return control_request(line, &m),
+        "control_response" => return control_response(line, &m),
         "control_cancel_request" => {
             let request_id = m.request_id.and_then(raw_string);
             return request_id
@@ -155,6 +156,63 @@ fn control_request(line: &[u8], m: &scan::Members<'_>) -> Result<Envelope, Unrou
         request_id,
         subtype,
         request,
+    })
+}
+
+/// A control response from a scanned line: the reply object's own top
+/// level scanned for its id, subtype, payload and error, only the payload
+/// (or error) parsed. Whatever the scan cannot vouch for goes to serde.
+fn control_response(line: &[u8], m: &scan::Members<'_>) -> Result<Envelope, Unroutable> {
+    // serde reads these members as raw values, which are text.
+    let members = [m.kind, m.subtype, m.session_id, m.request_id, m.request];
+    if members
+        .into_iter()
+        .flatten()
+        .any(|raw| std::str::from_utf8(raw).is_err())
+    {
+        return Err(Unroutable::Malformed);
+    }
+    let raw = m.response.ok_or(Unroutable::Malformed)?;
+    if std::str::from_utf8(raw).is_err() {
+        return Err(Unroutable::Malformed);
+    }
+    let reply = match scan::scan(raw) {
+        scan::Scan::Object(reply) if !reply.error_twice => reply,
+        // A reply that is not an object, repeats a member, or hides a
+        // key behind an escape: serde decides.
+        _ => return peek_serde(line),
+    };
+    // `null` reads as absent, as serde's `Option` does; a non-string id or
+    // subtype fails serde's `Option<String>`.
+    let text = |raw: Option<&[u8]>| -> Result<Option<String>, Unroutable> {
+        match raw.filter(|r| *r != b"null") {
+            None => Ok(None),
+            Some(r) => raw_string(r).map(Some).ok_or(Unroutable::Malformed),
+        }
+    };
+    let value = |raw: Option<&[u8]>| -> Result<Option<Value>, Unroutable> {
+        match raw.filter(|r| *r != b"null") {
+            None => Ok(None),
+            Some(r) => serde_json::from_slice(r)
+                .map(Some)
+                .map_err(|_| Unroutable::Malformed),
+        }
+    };
+    let request_id = text(reply.request_id)?.ok_or(Unroutable::Malformed)?;
+    let subtype = text(reply.subtype)?;
+    let (response, error) = (value(reply.response)?, value(reply.error)?);
+    let outcome = if subtype.as_deref() == Some("error") {
+        Err(match error {
+            Some(Value::String(s)) => s,
+            Some(other) => other.to_string(),
+            None => "error reply without a message".to_owned(),
+        })
+    } else {
+        Ok(response.unwrap_or_else(|| Value::Object(Default::default())))
+    };
+    Ok(Envelope::ControlResponse {
+        request_id,
+        outcome,
     })
 }
 

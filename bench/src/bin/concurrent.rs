@@ -34,7 +34,7 @@ use claude_agent_bench::{
     BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, open_fds, raise_nofile,
     ratio, rss_kib, run_python,
 };
-use claude_agent_bench::{ccsdk_concurrent, sdkrs};
+use claude_agent_bench::{ccsdk_concurrent, ours_client, sdkrs};
 use serde_json::{Value, json};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -48,6 +48,9 @@ enum Phase {
 enum Side {
     /// This SDK (`Host`).
     Rust,
+    /// This SDK without the `Host`: `ClientBuilder::connect` per session,
+    /// as the Rust peers connect theirs.
+    Client,
     /// `claude-agent-sdk-rs` 0.6.4.
     Sdkrs,
     /// `cc-sdk` 0.8.1.
@@ -58,6 +61,7 @@ impl Side {
     fn arg(self) -> &'static str {
         match self {
             Self::Rust => "rust",
+            Self::Client => "client",
             Self::Sdkrs => "sdkrs",
             Self::Ccsdk => "ccsdk",
         }
@@ -66,6 +70,7 @@ impl Side {
     fn label(self) -> &'static str {
         match self {
             Self::Rust => "rust",
+            Self::Client => "rust (Client)",
             Self::Sdkrs => "claude-agent-sdk-rs",
             Self::Ccsdk => "cc-sdk",
         }
@@ -257,6 +262,12 @@ fn run(args: Args) -> Result<()> {
             match (args.side, phase) {
                 (Side::Rust, Phase::Jobs) => jobs(&fake, n).await,
                 (Side::Rust, Phase::Idle) => idle(&fake, n).await,
+                (Side::Client, Phase::Jobs) => {
+                    Ok(ours_client::jobs(&fake, n).await?.row("client", n))
+                }
+                (Side::Client, Phase::Idle) => {
+                    Ok(ours_client::idle(&fake, n).await?.row("client", n))
+                }
                 (Side::Sdkrs, Phase::Jobs) => {
                     Ok(sdkrs::jobs(&fake, n).await?.row("claude-agent-sdk-rs", n))
                 }
@@ -285,9 +296,9 @@ fn run(args: Args) -> Result<()> {
             .unwrap_or(Value::Null)
     };
     let sides: &[Side] = if args.no_peers {
-        &[Side::Rust]
+        &[Side::Rust, Side::Client]
     } else {
-        &[Side::Rust, Side::Sdkrs, Side::Ccsdk]
+        &[Side::Rust, Side::Client, Side::Sdkrs, Side::Ccsdk]
     };
     // Jobs repetitions interleave the sides, so a slow patch of the
     // machine does not land on one side only.
@@ -393,20 +404,24 @@ fn table(n: usize, reps: usize, sides: &[SideRows], py_rows: &[Value]) {
         }
         let py = f(if phase == "jobs" { py_jobs } else { py_idle }, key);
         eprintln!("{line} {:>10}", show(py));
-        let Some(ours) = sides.first().and_then(|s| value(s, phase, key)) else {
-            continue;
-        };
-        let mut r = serde_json::Map::new();
-        r.insert("python".to_owned(), json!(ratio(ours, py)));
-        for side in sides.iter().skip(1) {
-            r.insert(
-                side.0.to_owned(),
-                json!(ratio(ours, value(side, phase, key))),
-            );
+        // Each of our sides (the `Host`, then the bare `Client`) over
+        // Python and each peer.
+        for (ours_label, ours_side) in sides.iter().take(2).map(|s| (s.0, s)) {
+            let Some(ours) = value(ours_side, phase, key) else {
+                continue;
+            };
+            let mut r = serde_json::Map::new();
+            r.insert("python".to_owned(), json!(ratio(ours, py)));
+            for side in sides.iter().skip(2) {
+                r.insert(
+                    side.0.to_owned(),
+                    json!(ratio(ours, value(side, phase, key))),
+                );
+            }
+            ratios.insert(format!("{ours_label}: {key}/{phase}"), json!(r));
         }
-        ratios.insert(key.to_owned() + "/" + phase, json!(r));
     }
-    eprintln!("rust / peer:");
+    eprintln!("ours / peer:");
     for (k, r) in &ratios {
         let parts: Vec<String> = r
             .as_object()

@@ -18,6 +18,11 @@ pub(super) struct Members<'a> {
     pub(super) session_id: Option<&'a [u8]>,
     pub(super) request_id: Option<&'a [u8]>,
     pub(super) request: Option<&'a [u8]>,
+    pub(super) response: Option<&'a [u8]>,
+    /// The last `error` member; `error_twice` when there were more (serde
+    /// refuses a duplicate where it reads `error`, inside a reply).
+    pub(super) error: Option<&'a [u8]>,
+    pub(super) error_twice: bool,
     /// `request_id`, `request` or `response` is present (control traffic
     /// fields).
     pub(super) control_fields: bool,
@@ -259,7 +264,6 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
     if c.b.get(c.i) == Some(&b'}') {
         c.i += 1;
     } else {
-        let mut response = false;
         loop {
             c.expect(b'"')?;
             let start = c.i;
@@ -282,7 +286,11 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
                 b"session_id" => m.session_id.replace(raw).is_some(),
                 b"request_id" => m.request_id.replace(raw).is_some(),
                 b"request" => m.request.replace(raw).is_some(),
-                b"response" => std::mem::replace(&mut response, true),
+                b"response" => m.response.replace(raw).is_some(),
+                b"error" => {
+                    m.error_twice |= m.error.replace(raw).is_some();
+                    false
+                }
                 _ => false,
             };
             if dup {
@@ -295,7 +303,7 @@ fn members(line: &[u8]) -> Result<Members<'_>, Stop> {
                 _ => return Err(Stop::Invalid),
             }
         }
-        m.control_fields = m.request_id.is_some() || m.request.is_some() || response;
+        m.control_fields = m.request_id.is_some() || m.request.is_some() || m.response.is_some();
     }
     c.ws();
     if c.i == line.len() {

@@ -8,6 +8,8 @@ use crate::reader::envelope::{Envelope, Unroutable, peek, peek_serde};
 const SESSION: &str = include_str!("../../../../testdata/sample-session.ndjson");
 
 const ASSISTANT: &str = r#"{"type":"assistant","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"Hi \"there\" \u00e9\n"}],"stop_reason":null,"usage":{"input_tokens":12,"output_tokens":-3.5e+2}},"parent_tool_use_id":null,"session_id":"s-1","uuid":"u"}"#;
+const REPLY: &str = r#"{"type":"control_response","response":{"subtype":"success","request_id":"req_1_ab","response":{"commands":[],"models":[{"value":"m"}],"pid":7}}}"#;
+const ERROR_REPLY: &str = r#"{"response":{"error":"no \"such\" tool","request_id":"req_2","subtype":"error"},"type":"control_response"}"#;
 const INIT: &str =
     r#"{"type":"system","subtype":"init","session_id":"s-9","tools":[[],{},[1,[true,false]]]}"#;
 
@@ -82,11 +84,35 @@ fn agrees_with_serde_on_edge_cases() {
         br#"{"type":"control_request","request_id":"r","request":{"subtype":"x","subtype":"y"}}"#,
         b"{\"type\":\"control_request\",\"request_id\":\"r\",\"request\":{\"subtype\":\"x\",\"v\":\"\xff\"}}",
         b"{\"type\":\"control_request\",\"request_id\":\"\xff\",\"request\":{}}",
+        br#"{"type":"control_response","response":{"subtype":"success","request_id":"r"}}"#,
+        br#"{"type":"control_response","response":{"subtype":"success","request_id":"r","response":null}}"#,
+        br#"{"type":"control_response","response":{"subtype":"error","request_id":"r"}}"#,
+        br#"{"type":"control_response","response":{"subtype":"error","request_id":"r","error":{"code":1}}}"#,
+        br#"{"type":"control_response","response":{"subtype":"error","request_id":"r","error":"a","error":"b"}}"#,
+        br#"{"type":"control_response","response":{"subtype":"error","request_id":"r","error":null}}"#,
+        br#"{"type":"control_response","response":{"subtype":null,"request_id":"r"}}"#,
+        br#"{"type":"control_response","response":{"subtype":7,"request_id":"r"}}"#,
+        br#"{"type":"control_response","response":{"request_id":7}}"#,
+        br#"{"type":"control_response","response":{"request_id":null}}"#,
+        br#"{"type":"control_response","response":{"request_id":"a\u0062"}}"#,
+        br#"{"type":"control_response","response":{"req\u0075est_id":"r"}}"#,
+        br#"{"type":"control_response","response":{"request_id":"r","type":1,"type":2}}"#,
+        br#"{"type":"control_response","response":{"request_id":"r","response":{},"response":{}}}"#,
+        br#"{"type":"control_response","response":{"request_id":"r"},"response":{"request_id":"s"}}"#,
+        br#"{"type":"control_response","response":{"request_id":"r"},"error":1,"error":2}"#,
+        br#"{"type":"control_response","response":"text"}"#,
+        br#"{"type":"control_response","response":null}"#,
+        br#"{"type":"control_response","response":[]}"#,
+        br#"{"type":"control_response"}"#,
+        b"{\"type\":\"control_response\",\"response\":{\"request_id\":\"r\",\"x\":\"\xff\"}}",
+        b"{\"type\":\"control_response\",\"request\":\"\xff\",\"response\":{\"request_id\":\"r\"}}",
         br#"{"type":"control_cancel_request"}"#,
         br#"{"type":"control_cancel_request","request_id":5}"#,
         br#"{"type":"control_cancel_request","request_id":"a\u0062"}"#,
         ASSISTANT.as_bytes(),
         INIT.as_bytes(),
+        REPLY.as_bytes(),
+        ERROR_REPLY.as_bytes(),
     ];
     for line in lines {
         let _ = same(line);
@@ -114,7 +140,7 @@ fn agrees_with_serde_on_mutations() {
             refused += 1;
         }
     };
-    for base in [ASSISTANT, INIT] {
+    for base in [ASSISTANT, INIT, REPLY, ERROR_REPLY] {
         let base = base.as_bytes();
         for i in 0..base.len() {
             let mut deleted = base.to_vec();
@@ -180,4 +206,25 @@ fn string_stop_finds_the_first_stop_byte_at_any_offset() {
     assert_eq!(string_stop(b"", 0), None);
     assert_eq!(string_stop(b"ab", 3), None);
     assert_eq!(string_stop("é€😀x".as_bytes(), 0), None);
+}
+
+#[test]
+fn a_control_reply_is_scanned_with_its_payload_span() {
+    let Scan::Object(m) = scan(REPLY.as_bytes()) else {
+        panic!("the reply was not scanned");
+    };
+    let reply = m.response.expect("the response member");
+    assert!(reply.starts_with(br#"{"subtype":"success""#) && reply.ends_with(b"}"));
+    let Scan::Object(inner) = scan(reply) else {
+        panic!("the reply object was not scanned");
+    };
+    assert_eq!(inner.request_id, Some(&br#""req_1_ab""#[..]));
+    assert!(inner.error.is_none() && !inner.error_twice);
+    assert_eq!(
+        peek(REPLY.as_bytes()),
+        Ok(Envelope::ControlResponse {
+            request_id: "req_1_ab".into(),
+            outcome: Ok(serde_json::json!({"commands":[],"models":[{"value":"m"}],"pid":7})),
+        })
+    );
 }
