@@ -10,6 +10,9 @@ pub mod cpu;
 pub mod peer_figures;
 pub mod rtt;
 pub mod sdkrs;
+pub mod store_entries;
+pub mod store_session;
+pub mod store_sides;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
