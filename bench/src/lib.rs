@@ -7,6 +7,7 @@ pub mod ccsdk;
 pub mod ccsdk_concurrent;
 pub mod cores;
 pub mod cpu;
+pub mod null_store;
 pub mod peer_figures;
 pub mod rtt;
 pub mod sdkrs;

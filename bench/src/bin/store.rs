@@ -9,12 +9,14 @@
 //! the file store with fsync on and off, the PostgreSQL store next to its
 //! own `INSERT` alone and to `COPY FROM STDIN`, the Redis store next to
 //! plain pipelined `RPUSH`es). Reps are interleaved (every side appends
-//! the same batch, in an order rotated per rep), each side in its own
+//! the same batch, in an order shuffled per rep), each side in its own
 //! folder / schema / key prefix, all removed at the end.
 //!
 //! Part 2, sessions: the real CLI (offline, against the testkit's scripted
 //! Messages API) runs `--turns` turns per session with the mirror off, on
-//! the file store and on PostgreSQL, sides interleaved per rep; wall time
+//! the file store and on PostgreSQL (and on a store that keeps nothing:
+//! the CLI's mirror frames and the mirror task without a backend), sides
+//! interleaved per rep; wall time
 //! per turn (send to result) and of the shutdown.
 //!
 //! ```text
@@ -31,6 +33,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use claude_agent::store::{FileStore, PostgresOptions, PostgresStore, SessionKey, SessionStore};
+use claude_agent_bench::null_store::NullStore;
 use claude_agent_bench::store_entries::{Entries, FIXTURE};
 use claude_agent_bench::store_session::{self, SessionRun};
 use claude_agent_bench::store_sides::{ALL, Places, Side};
@@ -59,7 +62,7 @@ struct Args {
     #[arg(long, default_value = "1,10,100,500", value_delimiter = ',')]
     sizes: Vec<usize>,
     /// Timed appends per side and size (fewer at large sizes, see
-    /// `--max-entries`).
+    /// `--max-entries`; 0: skip part 1).
     #[arg(long, default_value_t = 100)]
     appends: usize,
     /// Caps the timed entries per side and size: appends = min(appends,
@@ -104,6 +107,22 @@ fn io(what: &str) -> impl FnOnce(std::io::Error) -> BenchError + '_ {
         what: what.to_owned(),
         source,
     }
+}
+
+/// A permutation of `0..n` for rep `rep` (xorshift, fixed seed): the order
+/// the sides run in. Shuffled, not rotated, so that no side always follows
+/// the same neighbour (an fsync pays for the writes left before it).
+fn order(n: usize, rep: usize) -> Vec<usize> {
+    let mut state =
+        0x9E37_79B9_7F4A_7C15_u64 ^ (rep as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407);
+    let mut order: Vec<usize> = (0..n).collect();
+    for i in (1..n).rev() {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    order
 }
 
 fn temp_dir(parent: Option<&PathBuf>) -> Result<tempfile::TempDir> {
@@ -183,8 +202,7 @@ async fn measure(
         let mut times = vec![Vec::with_capacity(reps); sides.len()];
         for rep in 0..reps {
             let batch = entries.batch(size);
-            for k in 0..sides.len() {
-                let i = (k + rep) % sides.len();
+            for i in order(sides.len(), rep) {
                 let t0 = Instant::now();
                 sides[i].append(&keys[i], &batch).await?;
                 times[i].push(ms(t0.elapsed()));
@@ -264,14 +282,17 @@ async fn run_sessions(
 ) -> Result<Value> {
     let file: Arc<dyn SessionStore> = Arc::new(FileStore::new(files));
     let pg: Arc<dyn SessionStore> = Arc::new(pg.clone());
-    let sides: [(&str, Option<Arc<dyn SessionStore>>); 3] =
-        [("off", None), ("file", Some(file)), ("postgres", Some(pg))];
+    let sides: [(&str, Option<Arc<dyn SessionStore>>); 4] = [
+        ("off", None),
+        ("null", Some(Arc::new(NullStore))),
+        ("file", Some(file)),
+        ("postgres", Some(pg)),
+    ];
     // Untimed: the CLI's first start reads its files from a cold cache.
     store_session::run(options.clone(), None, 1).await?;
     let mut runs: Vec<Vec<SessionRun>> = sides.iter().map(|_| Vec::new()).collect();
     for rep in 0..args.session_reps {
-        for k in 0..sides.len() {
-            let i = (k + rep) % sides.len();
+        for i in order(sides.len(), rep) {
             let (_, store) = &sides[i];
             runs[i].push(store_session::run(options.clone(), store.clone(), args.turns).await?);
         }
@@ -293,32 +314,54 @@ async fn run_sessions(
         args.session_reps, args.turns
     );
     eprintln!(
-        "  side       turn p25 / p50 / p75 ms      shutdown p50 ms   entries persisted per session"
+        "  side       turn p25 / p50 / p75 ms   p50 of turn 1 / 2 / ..   shutdown p50 ms   entries persisted per session"
     );
     for ((name, _), runs) in sides.iter().zip(&runs) {
         let turns: Vec<f64> = runs.iter().flat_map(|r| r.turns.iter().copied()).collect();
         let shutdowns: Vec<f64> = runs.iter().map(|r| r.shutdown).collect();
         let (q1, p50, q3) = quartiles(&turns);
         let (_, s50, _) = quartiles(&shutdowns);
+        let by_turn: Vec<f64> = (0..args.turns)
+            .map(|n| {
+                let nth: Vec<f64> = runs
+                    .iter()
+                    .filter_map(|r| r.turns.get(n).copied())
+                    .collect();
+                quartiles(&nth).1
+            })
+            .collect();
         let persisted: Vec<u64> = runs.iter().filter_map(|r| r.persisted).collect();
         let persisted = persisted.iter().sum::<u64>() as f64 / persisted.len().max(1) as f64;
+        let nth: Vec<String> = by_turn.iter().map(|t| format!("{t:.0}")).collect();
         eprintln!(
-            "  {name:<9} {q1:>7.0} / {p50:>5.0} / {q3:>5.0}          {s50:>7.0}          {persisted:>5.1}"
+            "  {name:<9} {q1:>7.0} / {p50:>5.0} / {q3:>5.0}      {:<24} {s50:>7.0}          {persisted:>5.1}",
+            nth.join(" / ")
         );
         out.push(
             json!({"side": name, "turns": turns.len(), "turn_p25_ms": q1,
             "turn_p50_ms": p50, "turn_p75_ms": q3, "turn": Summary::of(&turns),
+            "turn_p50_ms_by_turn": by_turn,
             "shutdown_p50_ms": s50, "shutdown": Summary::of(&shutdowns),
             "persisted_per_session": persisted}),
         );
-        p50s.push((p50, s50));
+        p50s.push((p50, s50, by_turn));
     }
     let mut ratios = Vec::new();
     for (i, (name, _)) in sides.iter().enumerate().skip(1) {
         let (turn, shut) = (p50s[i].0 / p50s[0].0, p50s[i].1 / p50s[0].1);
-        eprintln!("  {name} / off: turn p50 {turn:.3}x, shutdown p50 {shut:.3}x");
-        ratios
-            .push(json!({"side": name, "turn_p50_over_off": turn, "shutdown_p50_over_off": shut}));
+        let by_turn: Vec<f64> = p50s[i]
+            .2
+            .iter()
+            .zip(&p50s[0].2)
+            .map(|(a, b)| a / b)
+            .collect();
+        let nth: Vec<String> = by_turn.iter().map(|r| format!("{r:.3}x")).collect();
+        eprintln!(
+            "  {name} / off: turn p50 {turn:.3}x (turn by turn {}), shutdown p50 {shut:.3}x",
+            nth.join(" / ")
+        );
+        ratios.push(json!({"side": name, "turn_p50_over_off": turn,
+            "turn_p50_over_off_by_turn": by_turn, "shutdown_p50_over_off": shut}));
     }
     Ok(
         json!({"reps": args.session_reps, "turns_per_session": args.turns,
@@ -337,7 +380,10 @@ fn main() -> std::process::ExitCode {
     };
     let tag = std::process::id().to_string();
     let run = async {
-        let appends = appends(&args, &tag).await?;
+        let appends = match args.appends {
+            0 => Value::Null,
+            _ => appends(&args, &tag).await?,
+        };
         let sessions = match args.session_reps {
             0 => Value::Null,
             _ => sessions(&args, &tag).await?,
