@@ -4,6 +4,9 @@
 //! (fsync on, the default) and on a [`PostgresStore`], each with the
 //! mirror's defaults (appends at each result and at least every second).
 //!
+//! [`FileStore`]: claude_agent::store::FileStore
+//! [`PostgresStore`]: claude_agent::store::PostgresStore
+//!
 //! One run: connect, `turns` turns (clock from `send` to the turn's
 //! result), shutdown (clock from the call to its report: the mirror's last
 //! appends are in it).
