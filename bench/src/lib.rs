@@ -7,10 +7,14 @@ pub mod ccsdk;
 pub mod ccsdk_concurrent;
 pub mod cores;
 pub mod cpu;
+pub mod null_store;
 pub mod ours_client;
 pub mod peer_figures;
 pub mod rtt;
 pub mod sdkrs;
+pub mod store_entries;
+pub mod store_session;
+pub mod store_sides;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

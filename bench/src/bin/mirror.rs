@@ -34,6 +34,7 @@ use claude_agent::store::{
     StoreEntry, StoreResult,
 };
 use claude_agent::{Client, Options};
+use claude_agent_bench::null_store::NullStore;
 use claude_agent_bench::{emit, fake_cli, percentile};
 use claude_agent_testkit::Script;
 use futures::StreamExt;
@@ -121,38 +122,6 @@ fn type_first(kind: &str, value: &Value) -> String {
     match rest.strip_prefix('{').filter(|r| *r != "}") {
         Some(members) => format!(r#"{{"type":"{kind}",{members}"#),
         None => format!(r#"{{"type":"{kind}"}}"#),
-    }
-}
-
-/// A store that keeps nothing: the cost of the frames and the mirror task
-/// without a database.
-struct Null;
-
-impl SessionStore for Null {
-    fn append<'a>(
-        &'a self,
-        _: &'a SessionKey,
-        _: &'a [StoreEntry],
-    ) -> BoxFuture<'a, StoreResult<()>> {
-        Box::pin(async { Ok(()) })
-    }
-    fn load<'a>(
-        &'a self,
-        _: &'a SessionKey,
-    ) -> BoxFuture<'a, StoreResult<Option<Vec<StoreEntry>>>> {
-        Box::pin(async { Ok(None) })
-    }
-    fn list_sessions<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> BoxFuture<'a, StoreResult<Vec<SessionListEntry>>> {
-        Box::pin(async { Ok(Vec::new()) })
-    }
-    fn list_session_summaries<'a>(
-        &'a self,
-        _: &'a str,
-    ) -> BoxFuture<'a, StoreResult<Vec<SessionSummary>>> {
-        Box::pin(async { Ok(Vec::new()) })
     }
 }
 
@@ -277,7 +246,16 @@ async fn bench(args: &Args) -> Result<Value, String> {
             floor.push(run(&fake, &floor_out, &config, args.frames, None).await?);
         }
         if side("null") {
-            null.push(run(&fake, &on_out, &config, args.frames, Some(Arc::new(Null))).await?);
+            null.push(
+                run(
+                    &fake,
+                    &on_out,
+                    &config,
+                    args.frames,
+                    Some(Arc::new(NullStore)),
+                )
+                .await?,
+            );
         }
         if !side("on") {
             eprintln!(
