@@ -9,6 +9,7 @@ mod compact;
 mod connect;
 mod controls;
 mod cwd;
+mod host_controls;
 mod launch;
 mod mcp_servers;
 mod messages;

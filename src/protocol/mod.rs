@@ -119,6 +119,10 @@ pub use control::hook_output::specific::{
     PreToolUseOutput, PromptOutput, SessionStartOutput, WatchPathsOutput, WorktreeCreateOutput,
 };
 pub use control::hook_output::{HookOutput, PermissionDecision};
+pub use control::host_requests::{
+    BinaryVersion, FileSuggestion, FileSuggestions, FileSuggestionsReply, McpCall, McpCallResult,
+    RegisterRepoRoot, RegisteredRepoRoot, SessionCost, SetHasSubscribers,
+};
 pub use control::initialize::{
     AccountInfo, AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo,
     ServerInfo, SlashCommand,
