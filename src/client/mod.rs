@@ -19,6 +19,7 @@ mod query_text;
 mod retry;
 mod run_end;
 mod session_controls;
+mod spare;
 mod store;
 mod warm;
 
@@ -32,4 +33,5 @@ pub use mcp_servers::LiveMcpServer;
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};
 pub use retry::RetryPolicy;
+pub use spare::{Claim, Spare};
 pub use warm::{WarmQuery, startup};

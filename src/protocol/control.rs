@@ -6,6 +6,7 @@
 //! answer, so [`ControlSuccess::response`] is kept as [`RawJson`] and decoded
 //! by whoever waits for it.
 
+pub mod claim;
 pub mod context_usage;
 pub mod hook_input;
 pub mod hook_output;
@@ -22,6 +23,7 @@ pub mod session_requests;
 
 use serde::Serialize;
 
+use self::claim::ClaimSession;
 use self::hook_input::HookCallbackRequest;
 use self::host_requests::{FileSuggestions, McpCall, RegisterRepoRoot, SetHasSubscribers};
 use self::initialize::InitializeRequest;
@@ -123,6 +125,9 @@ tagged_enum! {
         RegisterRepoRoot(RegisterRepoRoot) = "register_repo_root",
         /// SDK -> CLI: whether anybody watches the output.
         SetHasSubscribers(SetHasSubscribers) = "set_has_subscribers",
+        /// SDK -> CLI: bind a spare started with `--await-claim` to its
+        /// session.
+        ClaimSession(ClaimSession) = "claim_session",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
         /// CLI -> SDK: run a registered hook callback.

@@ -95,6 +95,7 @@ pub use blocks::{
 };
 pub use builtin_tools::{BUILTIN_TOOLS, is_builtin_tool};
 pub use content::{Content, ContentBlock, ToolResultBlock};
+pub use control::claim::{ClaimReply, ClaimSession};
 pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
 pub use control::hook_input::session::{
