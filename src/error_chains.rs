@@ -279,7 +279,7 @@ fn errors() -> Vec<Error> {
         Error::Result(Box::new(result_error())),
         Error::extension("min_version", "the CLI is 2.0.1, older than 2.1.0"),
         Error::ParkingDir {
-            path: PathBuf::from("/tmp/claude-agent-spares/spare-1"),
+            path: PathBuf::from("claude-agent-spares/spare-1"),
             source: io_error(),
         },
     ]
