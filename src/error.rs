@@ -97,6 +97,16 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// [`ClientBuilder::prewarm`](crate::ClientBuilder::prewarm) could not
+    /// make the spare's parking directory.
+    #[error("could not make the spare's parking directory {}", path.display())]
+    ParkingDir {
+        /// The directory.
+        path: std::path::PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
 }
 
 impl std::fmt::Debug for Error {
@@ -149,6 +159,13 @@ impl Error {
                 return f
                     .debug_struct("Extension")
                     .field("extension", extension)
+                    .field("source", source)
+                    .finish();
+            }
+            Self::ParkingDir { path, source } => {
+                return f
+                    .debug_struct("ParkingDir")
+                    .field("path", path)
                     .field("source", source)
                     .finish();
             }

@@ -59,6 +59,7 @@ variants!(error, ERROR, Error {
     Error::McpDelivery(_) => "Error::McpDelivery",
     Error::Result(_) => "Error::Result",
     Error::Extension { .. } => "Error::Extension",
+    Error::ParkingDir { .. } => "Error::ParkingDir",
 });
 
 variants!(options, OPTIONS, OptionsError {
@@ -277,6 +278,10 @@ fn errors() -> Vec<Error> {
         }),
         Error::Result(Box::new(result_error())),
         Error::extension("min_version", "the CLI is 2.0.1, older than 2.1.0"),
+        Error::ParkingDir {
+            path: PathBuf::from("claude-agent-spares/spare-1"),
+            source: io_error(),
+        },
     ]
 }
 

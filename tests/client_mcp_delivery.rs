@@ -5,7 +5,6 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use claude_agent::Error;
@@ -18,22 +17,12 @@ use serde_json::{Value, json};
 const SECRET: &str = "token-that-must-stay-off-argv";
 
 fn secret_server() -> McpServerConfig {
-    let mut env = BTreeMap::new();
-    env.insert("API_TOKEN".to_string(), SECRET.to_string());
-    McpServerConfig::Stdio {
-        command: "srv".into(),
-        args: vec!["--stdio".into()],
-        env,
-    }
+    McpServerConfig::stdio("srv", ["--stdio"]).env("API_TOKEN", SECRET)
 }
 
 fn header_server() -> McpServerConfig {
-    let mut headers = BTreeMap::new();
-    headers.insert("Authorization".to_string(), format!("Bearer {SECRET}"));
-    McpServerConfig::Http {
-        url: "http://127.0.0.1:1/mcp".into(),
-        headers,
-    }
+    McpServerConfig::http("http://127.0.0.1:1/mcp")
+        .header("Authorization", format!("Bearer {SECRET}"))
 }
 
 /// The fake's usual builder settings around `options`.

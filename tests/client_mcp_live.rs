@@ -8,8 +8,6 @@
 mod callback_replies;
 mod common;
 
-use std::collections::BTreeMap;
-
 use callback_replies::{answer, finish_turn};
 use claude_agent::LiveMcpServer;
 use claude_agent::callbacks::CallbackError;
@@ -44,13 +42,7 @@ fn set_reply(added: &[&str], removed: &[&str]) -> Value {
 }
 
 fn external() -> McpServerConfig {
-    let mut env = BTreeMap::new();
-    env.insert("TOKEN".to_string(), "t".to_string());
-    McpServerConfig::Stdio {
-        command: "srv".into(),
-        args: vec![],
-        env,
-    }
+    McpServerConfig::stdio("srv", Vec::<String>::new()).env("TOKEN", "t")
 }
 
 #[tokio::test]

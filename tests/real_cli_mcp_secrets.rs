@@ -4,8 +4,6 @@
 
 mod real_cli;
 
-use std::collections::BTreeMap;
-
 use claude_agent::options::McpServerConfig;
 use claude_agent::protocol::ResultSubtype;
 use claude_agent_testkit::model::{ModelScript, Reply};
@@ -32,13 +30,11 @@ async fn an_mcp_servers_env_secret_reaches_it_but_not_the_clis_cmdline() {
         std::process::id(),
         rig.home.path().display()
     );
-    let mut env = BTreeMap::new();
-    env.insert("ECHO_SECRET".to_string(), secret.clone());
-    let server = McpServerConfig::Stdio {
-        command: fake_cli_path().unwrap().display().to_string(),
-        args: vec![MCP_ECHO_ENV_ARG.to_string()],
-        env,
-    };
+    let server = McpServerConfig::stdio(
+        fake_cli_path().unwrap().display().to_string(),
+        [MCP_ECHO_ENV_ARG],
+    )
+    .env("ECHO_SECRET", secret.clone());
     let options = rig
         .options()
         .mcp_server("echo", server)

@@ -129,13 +129,7 @@ fn mcp_servers_map_json_and_path() {
 
 #[test]
 fn external_server_secrets_go_to_initialize_not_argv_unless_asked() {
-    let mut env = std::collections::BTreeMap::new();
-    env.insert("API_TOKEN".to_string(), "s3cret".to_string());
-    let server = McpServerConfig::Stdio {
-        command: "srv".into(),
-        args: vec![],
-        env,
-    };
+    let server = McpServerConfig::stdio("srv", Vec::<String>::new()).env("API_TOKEN", "s3cret");
     let o = Options::new()
         .mcp_server("calc", McpServerConfig::sdk("calc"))
         .mcp_server("ext", server);

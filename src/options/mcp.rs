@@ -5,6 +5,8 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
+use super::mcp_policy::McpToolPolicy;
+
 /// How MCP servers are given to the CLI.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -26,7 +28,11 @@ impl Default for McpServers {
 
 /// One MCP server.
 ///
-/// Serializes to the CLI's format, e.g. `{"type": "sdk", "name": "calc"}`.
+/// Serializes to the CLI's format, e.g. `{"type": "sdk", "name": "calc"}`;
+/// the optional fields in the TypeScript SDK's spelling (`timeout`,
+/// `alwaysLoad`, `tools`), and only when set. Build one with a constructor
+/// ([`stdio`](Self::stdio), [`sse`](Self::sse), [`http`](Self::http)) and
+/// the setters below.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "lowercase")]
 #[non_exhaustive]
@@ -41,6 +47,14 @@ pub enum McpServerConfig {
         /// Extra environment variables for it.
         #[serde(skip_serializing_if = "BTreeMap::is_empty")]
         env: BTreeMap<String, String>,
+        /// Per-call time limit for its tools, in milliseconds (see
+        /// [`timeout`](Self::timeout)).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timeout: Option<u64>,
+        /// Whether its tools skip tool search (see
+        /// [`always_load`](Self::always_load)).
+        #[serde(rename = "alwaysLoad", skip_serializing_if = "Option::is_none")]
+        always_load: Option<bool>,
     },
     /// A remote server using server-sent events.
     Sse {
@@ -49,6 +63,16 @@ pub enum McpServerConfig {
         /// HTTP headers to send.
         #[serde(skip_serializing_if = "BTreeMap::is_empty")]
         headers: BTreeMap<String, String>,
+        /// Per-tool permission policies (see
+        /// [`tool_policy`](Self::tool_policy)).
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tools: Vec<McpToolPolicy>,
+        /// Per-call time limit for its tools, in milliseconds.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timeout: Option<u64>,
+        /// Whether its tools skip tool search.
+        #[serde(rename = "alwaysLoad", skip_serializing_if = "Option::is_none")]
+        always_load: Option<bool>,
     },
     /// A remote server using streamable HTTP.
     Http {
@@ -57,6 +81,15 @@ pub enum McpServerConfig {
         /// HTTP headers to send.
         #[serde(skip_serializing_if = "BTreeMap::is_empty")]
         headers: BTreeMap<String, String>,
+        /// Per-tool permission policies.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        tools: Vec<McpToolPolicy>,
+        /// Per-call time limit for its tools, in milliseconds.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        timeout: Option<u64>,
+        /// Whether its tools skip tool search.
+        #[serde(rename = "alwaysLoad", skip_serializing_if = "Option::is_none")]
+        always_load: Option<bool>,
     },
     /// An in-process server run by the SDK layer; the CLI reaches it through
     /// `mcp_message` control requests.
@@ -84,6 +117,8 @@ impl McpServerConfig {
             command: command.into(),
             args: args.into_iter().map(Into::into).collect(),
             env: BTreeMap::new(),
+            timeout: None,
+            always_load: None,
         }
     }
 
@@ -92,6 +127,9 @@ impl McpServerConfig {
         Self::Sse {
             url: url.into(),
             headers: BTreeMap::new(),
+            tools: Vec::new(),
+            timeout: None,
+            always_load: None,
         }
     }
 
@@ -100,6 +138,9 @@ impl McpServerConfig {
         Self::Http {
             url: url.into(),
             headers: BTreeMap::new(),
+            tools: Vec::new(),
+            timeout: None,
+            always_load: None,
         }
     }
 
@@ -149,25 +190,14 @@ mod tests {
 
     #[test]
     fn each_transport_serializes_with_its_type() {
-        let mut env = BTreeMap::new();
-        env.insert("K".to_string(), "V".to_string());
-        let mut headers = BTreeMap::new();
-        headers.insert("Authorization".to_string(), "Bearer t".to_string());
         let servers = vec![
             (
                 "a".into(),
-                McpServerConfig::Stdio {
-                    command: "node".into(),
-                    args: vec!["s.js".into()],
-                    env,
-                },
+                McpServerConfig::stdio("node", ["s.js"]).env("K", "V"),
             ),
             (
                 "b".into(),
-                McpServerConfig::Sse {
-                    url: "http://h/sse".into(),
-                    headers,
-                },
+                McpServerConfig::sse("http://h/sse").header("Authorization", "Bearer t"),
             ),
             ("c".into(), McpServerConfig::http("http://h/mcp")),
             (

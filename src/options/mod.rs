@@ -43,12 +43,15 @@ mod argv;
 mod builder;
 mod builder_more;
 mod command;
+mod default_mode;
 mod env;
 mod error;
 mod initialize;
 mod json;
 mod mcp;
 mod mcp_delivery;
+mod mcp_policy;
+mod mcp_setters;
 mod sandbox;
 mod tool_config;
 mod types;
@@ -56,6 +59,8 @@ mod validate;
 
 #[cfg(test)]
 mod argv_tests;
+#[cfg(test)]
+mod default_mode_tests;
 #[cfg(test)]
 mod later_options_tests;
 #[cfg(test)]
@@ -65,9 +70,11 @@ mod validate_tests;
 
 pub use agent::AgentDefinition;
 pub use command::{CliCommand, CommandContext};
+pub use default_mode::filter_escalating_default_mode;
 pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
 pub use mcp_delivery::{McpDelivery, McpDeliveryError};
+pub use mcp_policy::{McpOrgMaxPermission, McpPermissionPolicy, McpToolPolicy};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use tool_config::{PreviewFormat, ToolConfig};
 pub use types::{

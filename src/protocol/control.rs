@@ -6,9 +6,11 @@
 //! answer, so [`ControlSuccess::response`] is kept as [`RawJson`] and decoded
 //! by whoever waits for it.
 
+pub mod claim;
 pub mod context_usage;
 pub mod hook_input;
 pub mod hook_output;
+pub mod host_requests;
 pub mod initialize;
 pub mod mcp;
 pub mod permission;
@@ -21,7 +23,9 @@ pub mod session_requests;
 
 use serde::Serialize;
 
+use self::claim::ClaimSession;
 use self::hook_input::HookCallbackRequest;
+use self::host_requests::{FileSuggestions, McpCall, RegisterRepoRoot, SetHasSubscribers};
 use self::initialize::InitializeRequest;
 use self::mcp::McpMessageRequest;
 use self::permission::PermissionRequest;
@@ -109,6 +113,21 @@ tagged_enum! {
         SetMcpPermissionModeOverride(SetMcpPermissionModeOverride) = "set_mcp_permission_mode_override",
         /// SDK -> CLI: move the session to another working directory.
         SetCwd(SetCwd) = "set_cwd",
+        /// SDK -> CLI: the session's cost summary text.
+        GetSessionCost(EmptyRequest) = "get_session_cost",
+        /// SDK -> CLI: the CLI's version and build time.
+        GetBinaryVersion(EmptyRequest) = "get_binary_version",
+        /// SDK -> CLI: `@`-mention file completions for a partial path.
+        FileSuggestions(FileSuggestions) = "file_suggestions",
+        /// SDK -> CLI: call an external MCP server's tool without a turn.
+        McpCall(McpCall) = "mcp_call",
+        /// SDK -> CLI: add a working-directory root.
+        RegisterRepoRoot(RegisterRepoRoot) = "register_repo_root",
+        /// SDK -> CLI: whether anybody watches the output.
+        SetHasSubscribers(SetHasSubscribers) = "set_has_subscribers",
+        /// SDK -> CLI: bind a spare started with `--await-claim` to its
+        /// session.
+        ClaimSession(ClaimSession) = "claim_session",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
         /// CLI -> SDK: run a registered hook callback.

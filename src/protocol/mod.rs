@@ -95,6 +95,7 @@ pub use blocks::{
 };
 pub use builtin_tools::{BUILTIN_TOOLS, is_builtin_tool};
 pub use content::{Content, ContentBlock, ToolResultBlock};
+pub use control::claim::{ClaimReply, ClaimSession};
 pub use control::context_usage::{ContextCategory, ContextUsage};
 pub use control::hook_input::event::HookEvent;
 pub use control::hook_input::session::{
@@ -119,6 +120,10 @@ pub use control::hook_output::specific::{
     PreToolUseOutput, PromptOutput, SessionStartOutput, WatchPathsOutput, WorktreeCreateOutput,
 };
 pub use control::hook_output::{HookOutput, PermissionDecision};
+pub use control::host_requests::{
+    BinaryVersion, FileSuggestion, FileSuggestions, FileSuggestionsReply, McpCall, McpCallResult,
+    RegisterRepoRoot, RegisteredRepoRoot, SessionCost, SetHasSubscribers,
+};
 pub use control::initialize::{
     AccountInfo, AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo,
     ServerInfo, SlashCommand,

@@ -3,7 +3,8 @@
 //! in its `name` argument (tests use it to show that a server's `env`
 //! reached it without passing through the CLI's command line), and
 //! `ask_user`, which sends the client an `elicitation/create` request for a
-//! `name` and returns the client's answer as JSON text.
+//! `name` and returns the client's answer as JSON text; and
+//! `never_answers`, whose calls get no reply (for a client's call timeout).
 
 use std::io::{BufRead, Write};
 
@@ -26,7 +27,11 @@ pub fn run_mcp_echo_env() -> i32 {
         let Some(id) = msg.get("id").cloned() else {
             continue;
         };
-        let asks = msg["method"] == "tools/call" && msg["params"]["name"] == "ask_user";
+        let call = msg["method"] == "tools/call";
+        if call && msg["params"]["name"] == "never_answers" {
+            continue;
+        }
+        let asks = call && msg["params"]["name"] == "ask_user";
         let answered = if asks {
             elicit(&mut lines, &mut out)
                 .map(|text| json!({"content": [{"type": "text", "text": text}]}))
@@ -92,6 +97,10 @@ fn answer(msg: &Value) -> Result<Value, (i64, String)> {
         }, {
             "name": "ask_user",
             "description": "Asks the user for their name",
+            "inputSchema": {"type": "object", "properties": {}},
+        }, {
+            "name": "never_answers",
+            "description": "Never replies",
             "inputSchema": {"type": "object", "properties": {}},
         }]})),
         Some("tools/call") => {

@@ -1,0 +1,108 @@
+//! `ClientBuilder::prewarm` against the real CLI 2.1.332: a spare parked
+//! with `--await-claim` in a private directory is claimed for a directory
+//! chosen later, reads that directory's `CLAUDE.md` for its first turn and
+//! leaves no parking directory; a refused claim leaves nothing running.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod real_cli;
+
+use claude_agent::client::Claim;
+use claude_agent::protocol::ResultSubtype;
+use claude_agent::{ControlError, Error};
+use claude_agent_testkit::model::{ModelScript, Reply};
+use real_cli::{Rig, assert_gone, shutdown, turn};
+
+/// The CLI's working directory as the kernel has it.
+fn cwd_of(pid: u32) -> std::path::PathBuf {
+    std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap()
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_spare_claimed_for_a_later_directory_runs_its_first_turn_there() {
+    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
+        return;
+    };
+    let marker = format!("claimed-project-marker-{}", std::process::id());
+    std::fs::write(rig.cwd.path().join("CLAUDE.md"), &marker).unwrap();
+    let mut options = rig.options();
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let pid = spare.client().pid().unwrap();
+    let parked = cwd_of(pid);
+    let temp = std::fs::canonicalize(std::env::temp_dir()).unwrap();
+    assert!(
+        parked.starts_with(temp.join("claude-agent-spares")),
+        "{parked:?}"
+    );
+
+    let (client, reply) = spare
+        .claim(Claim::new(rig.cwd.path()).title("Claimed"))
+        .await
+        .unwrap();
+    assert_eq!(reply.status.as_deref(), Some("ok"), "{reply:?}");
+    let cwd = std::fs::canonicalize(rig.cwd.path()).unwrap();
+    assert_eq!(reply.cwd.as_deref(), Some(cwd.to_str().unwrap()));
+    assert!(reply.session_id.is_some_and(|id| !id.is_empty()));
+    assert!(reply.initialize.is_some());
+    assert!(
+        !parked.exists(),
+        "the parking directory is left: {parked:?}"
+    );
+
+    client.send("hi").await.unwrap();
+    let (_, result) = turn(&client).await;
+    assert_eq!(result.subtype, ResultSubtype::Success, "{result:?}");
+    let main = rig.server.main_requests();
+    let body = main[0].body.to_string();
+    assert!(
+        body.contains(&marker),
+        "the claimed directory's CLAUDE.md is not in the request"
+    );
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_refused_claim_is_the_clis_error_and_leaves_nothing_running() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let mut options = rig.options();
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let pid = spare.client().pid().unwrap();
+    let parked = cwd_of(pid);
+    // Not on the CLI's claim allow-list.
+    let claim = Claim::new(rig.cwd.path()).env("SOME_OTHER_KEY", "v");
+    let err = spare.claim(claim).await.unwrap_err();
+    assert!(
+        matches!(err, Error::Control(ControlError::Remote { .. })),
+        "{err}"
+    );
+    assert_gone(pid).await;
+    assert!(
+        !parked.exists(),
+        "the parking directory is left: {parked:?}"
+    );
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_closed_spare_leaves_no_process_and_no_parking_directory() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let mut options = rig.options();
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let pid = spare.client().pid().unwrap();
+    let parked = cwd_of(pid);
+    let report = spare.close().await;
+    assert!(report.exit.is_some(), "{report:?}");
+    assert_gone(pid).await;
+    assert!(
+        !parked.exists(),
+        "the parking directory is left: {parked:?}"
+    );
+}
