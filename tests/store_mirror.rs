@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent::protocol::{Message, SystemMessage};
-use claude_agent::store::{MemoryStore, MirrorMode, SessionKey, SessionStore};
+use claude_agent::store::{MemoryStore, MirrorMode, SessionKey, SessionStore, StoreOverflow};
 use claude_agent::{Client, ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
@@ -203,7 +203,14 @@ async fn a_store_failing_every_attempt_gives_a_mirror_error_and_the_session_goes
             .expect_eof()
     });
     let store = Arc::new(Flaky::new(u32::MAX));
-    let client = w.builder(store.clone()).connect().await.unwrap();
+    // Drop-oldest: under the spill policy (the default) a failing store is
+    // waited for instead (store_mirror_spill_errors.rs).
+    let client = w
+        .builder(store.clone())
+        .store_overflow(StoreOverflow::DropOldest)
+        .connect()
+        .await
+        .unwrap();
     client.send("first").await.unwrap();
     let first = turn(&client).await;
     assert_eq!(first.last().unwrap().kind(), "result/success");

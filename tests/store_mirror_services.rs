@@ -18,6 +18,7 @@ use std::time::Duration;
 use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent::store::{
     PostgresOptions, PostgresStore, RedisOptions, RedisStore, SessionKey, SessionStore,
+    StoreOverflow,
 };
 use claude_agent::{Client, ClientBuilder};
 use claude_agent_testkit::Script;
@@ -171,7 +172,10 @@ async fn store_goes_away_mid_session(store: Arc<dyn SessionStore>, proxy: proxy:
             .emit(result("success", "second"))
             .expect_eof(),
     );
+    // Drop-oldest: under the spill policy (the default) a store that
+    // fails is waited for instead (store_mirror_spill_errors.rs).
     let client = builder(&fake, config.path(), store)
+        .store_overflow(StoreOverflow::DropOldest)
         .connect()
         .await
         .unwrap();

@@ -34,7 +34,9 @@ pub(crate) struct SubmitArgs {
     #[arg(long, value_name = "URL")]
     queue: String,
     /// NDJSON file of jobs in the `host` format; a job may also carry
-    /// `session_id` (continue that session). `-` reads stdin.
+    /// `session_id` (continue that session) and `on_redelivery` (after
+    /// its worker died: "resume" its session from the store, the default,
+    /// or "start_over"). `-` reads stdin.
     #[arg(long, value_name = "FILE")]
     jobs: PathBuf,
     /// Wait for every job's outcome and print the summary.

@@ -2,7 +2,8 @@
 //! scripted model: its first turn runs on one worker process, its second
 //! (a job naming the first's `session_id`) on another with its own HOME,
 //! which resumes from the PostgreSQL store, so the second model request
-//! carries the first turn.
+//! carries the first turn. And a job whose worker is SIGKILLed mid-turn
+//! resumes on another worker from what the store kept of the dead attempt.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../../tests/common/mod.rs"]
@@ -113,4 +114,109 @@ async fn a_second_turn_on_another_worker_resumes_from_the_store_and_sees_the_fir
         .delete(&SessionKey::new(tenant, session))
         .await
         .unwrap();
+}
+
+// Multi-threaded: the model server answers while this thread waits on
+// the worker processes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs the real Claude Code CLI, NATS and PostgreSQL"]
+async fn a_job_whose_worker_was_sigkilled_mid_turn_resumes_on_another_worker_and_the_model_sees_the_dead_attempt()
+ {
+    let Some(cli) = real_cli::real_cli() else {
+        return;
+    };
+    let (Some(nats), Some(store_url)) = (shared_nats(), postgres_url()) else {
+        return;
+    };
+    let prefix = unique("fleet-killed");
+    let _cleanup = StreamsGuard {
+        nats: nats.clone(),
+        prefix: prefix.clone(),
+    };
+    // The first attempt's model call never answers: its turn is held open
+    // until the worker dies.
+    let server = ModelServer::start(
+        ModelScript::new()
+            .reply(Reply::Hang {
+                blocks_before: Vec::new(),
+            })
+            .reply(Reply::text("Noted, again.")),
+    )
+    .await
+    .unwrap();
+    let env = server.env();
+    let tenant = unique("tenant");
+    let id = "killed-mid-turn";
+    let session = claude_agent::fleet::JobId::new(id).unwrap().session_uuid();
+    let key = SessionKey::new(tenant.clone(), session.clone());
+    let store = open_store(&store_url).await.unwrap();
+    let args = ["--concurrency", "1", "--ack-wait", "1"];
+    let dir = tempfile::tempdir().unwrap();
+
+    let mut first = Worker::spawn(&nats, &prefix, &store_url, &cli, &env, &args);
+    let jobs = write_jobs(
+        dir.path(),
+        &[json!({"tenant": tenant, "prompt": "remember pineapple", "id": id})],
+    );
+    let out = submit(&nats, &prefix, &jobs, &[]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    // Mid-turn: the model was asked, and the store holds the prompt (the
+    // mirror persists within 1 s, turn or no turn).
+    let asked = || !server.main_requests().is_empty();
+    assert!(wait_until(PATIENCE, asked), "{}", first.stderr());
+    let start = std::time::Instant::now();
+    loop {
+        let kept = store.load(&key).await.unwrap().unwrap_or_default();
+        let text: String = kept
+            .iter()
+            .map(|e| e.to_value().unwrap().to_string())
+            .collect();
+        if text.contains("remember pineapple") {
+            break;
+        }
+        assert!(
+            start.elapsed() < PATIENCE,
+            "the prompt never reached the store"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert!(in_flight(&first.events()).contains(&id.to_owned()));
+    first.signal(libc::SIGKILL);
+    first.wait_exit(PATIENCE);
+    let home = first.home.path().to_string_lossy().into_owned();
+    assert!(
+        wait_until(PATIENCE, || processes_with_env("HOME", &home).is_empty()),
+        "the dead worker's CLI was left running"
+    );
+
+    // Another worker, its own HOME: nothing of the first attempt on disk.
+    let mut second = Worker::spawn(&nats, &prefix, &store_url, &cli, &env, &args);
+    let recorded = |e: &[Value]| e.iter().any(|v| v["kind"] == "job_recorded");
+    assert!(second.wait_for(PATIENCE, recorded), "{}", second.stderr());
+    let events = second.events();
+    let started = events.iter().find(|e| e["kind"] == "job_started").unwrap();
+    assert_eq!(
+        (
+            &started["delivery"],
+            &started["resume"],
+            &started["session_id"]
+        ),
+        (&json!(2), &json!(true), &json!(session)),
+        "{started}"
+    );
+    let done = events.iter().find(|e| e["kind"] == "job_recorded").unwrap();
+    assert_eq!(done["completed"], true, "{done}\n{}", second.stderr());
+    second.signal(libc::SIGTERM);
+    assert_eq!(second.wait_exit(PATIENCE).code(), Some(143));
+
+    // The rerun's request holds the dead attempt's prompt and its own.
+    let main = server.main_requests();
+    assert_eq!(main.len(), 2, "{main:?}");
+    let history = main[1].body["messages"].to_string();
+    assert_eq!(
+        history.matches("remember pineapple").count(),
+        2,
+        "{history:.1500}"
+    );
+    store.delete(&key).await.unwrap();
 }

@@ -46,6 +46,12 @@ pub struct JobSpec {
     /// on a machine that never ran it); absent, the job starts one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// What a fleet worker does when the job comes back after the worker
+    /// that ran it died mid-turn (`"on_redelivery"`: `"resume"`, the
+    /// default, or `"start_over"`, which a job with a `session_id` cannot
+    /// ask for). The `host` command, which never redelivers, ignores it.
+    #[serde(default, skip_serializing_if = "Redelivery::is_default")]
+    pub on_redelivery: Redelivery,
     /// The other keys: options of the CLI.
     #[serde(flatten)]
     pub options: Map<String, Value>,
@@ -59,6 +65,7 @@ impl JobSpec {
             tenant: tenant.into(),
             prompt: prompt.into(),
             session_id: None,
+            on_redelivery: Redelivery::default(),
             options: Map::new(),
         }
     }
@@ -72,6 +79,12 @@ impl JobSpec {
     /// Continuing this session.
     pub fn continuing(mut self, session_id: impl Into<String>) -> Self {
         self.session_id = Some(session_id.into());
+        self
+    }
+
+    /// Doing `what` when redelivered after a crash ([`Redelivery`]).
+    pub fn on_redelivery(mut self, what: Redelivery) -> Self {
+        self.on_redelivery = what;
         self
     }
 
@@ -100,12 +113,22 @@ impl JobSpec {
         let tenant = take("tenant")?.ok_or_else(|| InvalidJob::new("missing \"tenant\""))?;
         let prompt = take("prompt")?.ok_or_else(|| InvalidJob::new("missing \"prompt\""))?;
         let session_id = take("session_id")?;
+        let on_redelivery = match take("on_redelivery")?.as_deref() {
+            None | Some("resume") => Redelivery::Resume,
+            Some("start_over") => Redelivery::StartOver,
+            Some(other) => {
+                return Err(InvalidJob::new(format!(
+                    "\"on_redelivery\" must be \"resume\" or \"start_over\", not {other:?}"
+                )));
+            }
+        };
         let id = obj.remove("id").filter(|v| !v.is_null());
         let job = Self {
             id,
             tenant,
             prompt,
             session_id,
+            on_redelivery,
             options: obj,
         };
         job.validate()?;
@@ -125,6 +148,12 @@ impl JobSpec {
         if self.session_id.as_deref() == Some("") {
             return Err(InvalidJob::new("\"session_id\" is empty"));
         }
+        if self.session_id.is_some() && self.on_redelivery == Redelivery::StartOver {
+            return Err(InvalidJob::new(
+                "\"on_redelivery\": \"start_over\" is for a job that starts a conversation; \
+                 one that continues \"session_id\" always resumes it",
+            ));
+        }
         self.options(Options::new()).map(drop)
     }
 
@@ -136,6 +165,44 @@ impl JobSpec {
     /// The id as the fleet uses it, when the job has one.
     pub fn job_id(&self) -> Result<Option<JobId>, InvalidJob> {
         self.id.as_ref().map(JobId::from_value).transpose()
+    }
+}
+
+/// What a redelivered job does with the session its earlier attempt left,
+/// when a worker died mid-turn (SIGKILL, OOM, a lost machine) and the job
+/// came back to another worker (or the same one).
+///
+/// [`Resume`](Redelivery::Resume) is the default because the earlier
+/// attempt's tools have already acted (files written, commands run,
+/// messages sent): resumed, the model sees what it did and can finish
+/// from there; started over, it would do those things again without
+/// knowing. The store keeps everything older than the mirror's durability
+/// bound (1 s unless
+/// [`ClientBuilder::mirror_persist_within`](crate::ClientBuilder::mirror_persist_within)
+/// says otherwise), so a resumed attempt loses at most that much of the
+/// dead one.
+/// [`StartOver`](Redelivery::StartOver) suits jobs whose tools are
+/// idempotent or absent and whose result should come from one clean run
+/// (a half-finished turn in the history would steer the answer).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Redelivery {
+    /// Resume the job's session from the session store (or from the
+    /// session file a dead attempt left on this machine) when it has one;
+    /// a first delivery, or a redelivery whose attempt left nothing,
+    /// starts it.
+    #[default]
+    Resume,
+    /// Run each delivery in a fresh session: nothing of an earlier
+    /// attempt is resumed (its entries stay in the store under their own
+    /// session id).
+    StartOver,
+}
+
+impl Redelivery {
+    fn is_default(&self) -> bool {
+        *self == Self::default()
     }
 }
 
@@ -292,6 +359,49 @@ mod tests {
         let text = serde_json::to_string(&job).unwrap();
         assert_eq!(JobSpec::parse(&text).unwrap(), job);
         assert!(text.contains("\"model\":\"m\""), "{text}");
+        assert!(
+            !text.contains("on_redelivery"),
+            "the default is left out: {text}"
+        );
+    }
+
+    #[test]
+    fn on_redelivery_parses_round_trips_and_refuses_unknown_values() {
+        let text = r#"{"tenant": "t", "prompt": "p", "on_redelivery": "start_over"}"#;
+        let job = JobSpec::parse(text).unwrap();
+        assert_eq!(job.on_redelivery, Redelivery::StartOver);
+        assert!(job.options.is_empty(), "not taken for an option");
+        let again = serde_json::to_string(&job).unwrap();
+        assert!(again.contains(r#""on_redelivery":"start_over""#), "{again}");
+        assert_eq!(JobSpec::parse(&again).unwrap(), job);
+        let resume = JobSpec::parse(r#"{"tenant": "t", "prompt": "p", "on_redelivery": "resume"}"#);
+        assert_eq!(resume.unwrap().on_redelivery, Redelivery::Resume);
+        assert_eq!(
+            JobSpec::new("t", "p").on_redelivery,
+            Redelivery::Resume,
+            "resume is the default"
+        );
+        let bad = JobSpec::parse(r#"{"tenant": "t", "prompt": "p", "on_redelivery": "again"}"#);
+        assert!(
+            bad.unwrap_err()
+                .reason
+                .contains("\"resume\" or \"start_over\""),
+            "names the choices"
+        );
+        let both =
+            r#"{"tenant": "t", "prompt": "p", "session_id": "s", "on_redelivery": "start_over"}"#;
+        assert!(
+            JobSpec::parse(both)
+                .unwrap_err()
+                .reason
+                .contains("always resumes"),
+            "a continued session cannot start over"
+        );
+        let typed: JobSpec = serde_json::from_str(
+            r#"{"tenant": "t", "prompt": "p", "on_redelivery": "start_over"}"#,
+        )
+        .unwrap();
+        assert_eq!(typed.on_redelivery, Redelivery::StartOver);
     }
 
     #[test]

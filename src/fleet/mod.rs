@@ -44,7 +44,7 @@ pub use async_nats;
 pub use client::{Fleet, RecordedOutcome, Submitted};
 #[cfg(feature = "nats")]
 pub use error::{FleetError, IncompatibleLayout};
-pub use job::{InvalidJob, JobId, JobLine, JobSpec, parse_jobs};
+pub use job::{InvalidJob, JobId, JobLine, JobSpec, Redelivery, parse_jobs};
 pub use job_options::OPTION_KEYS;
 #[cfg(feature = "nats")]
 pub use layout::StreamLayout;

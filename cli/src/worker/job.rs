@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent::ClientBuilder;
 use claude_agent::fleet::async_nats::jetstream::{AckKind, Message};
-use claude_agent::fleet::{DeadLetter, JobId, JobOutcome, JobSpec};
+use claude_agent::fleet::{DeadLetter, JobId, JobOutcome, JobSpec, Redelivery};
 use claude_agent::host::HostError;
 use claude_agent::store::{SessionKey, project_key_for};
 use serde_json::{Value, json};
@@ -53,7 +53,7 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
     let redelivered = deliveries > 1;
     let session_probe = async {
         match &parsed {
-            Ok(job) if job.session_id.is_none() => {
+            Ok(job) if job.session_id.is_none() && job.on_redelivery == Redelivery::Resume => {
                 Some(stored(&ctx, job, &id.session_uuid(), redelivered).await)
             }
             _ => None,
@@ -133,9 +133,15 @@ pub(crate) async fn handle(ctx: Arc<Ctx>, msg: Message, held: OwnedSemaphorePerm
         }
     };
     // A new conversation runs under a session id derived from the job id,
-    // so a rerun (here or elsewhere) resumes what the store kept of it.
+    // so a rerun (here or elsewhere) resumes what the store kept of it;
+    // one that starts over runs each delivery under a random id, so no
+    // attempt's transcript (in the store or in a file here) mixes with
+    // another's.
     let (session, resume) = match &job.session_id {
         Some(s) => (s.clone(), true),
+        None if job.on_redelivery == Redelivery::StartOver => {
+            (JobId::generate().to_string(), false)
+        }
         None => {
             let s = id.session_uuid();
             match probe.unwrap_or(Ok(false)) {

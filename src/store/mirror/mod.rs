@@ -10,7 +10,12 @@
 //! [`APPEND_BACKOFF`] between them); then the batch is dropped and a
 //! `system/mirror_error` message
 //! ([`MirrorError`](crate::protocol::MirrorError)) appears in the session's
-//! message stream. The session never waits for the store.
+//! message stream. The session never waits for the store. Under the
+//! spill policy a failure a later attempt may not meet (the backend, a
+//! lock, contention) is treated as a stall instead: the batch is retried
+//! every second until the store takes it, newer frames queue and then
+//! spill, and the spill is replayed once the store answers again; only the
+//! shutdown's give-up counts what is left (below).
 //!
 //! In batched mode the read loop wakes the task only at a turn's end, or
 //! once [`MAX_PENDING_ENTRIES`] frames or [`MAX_PENDING_BYTES`] are queued

@@ -29,7 +29,11 @@ pub enum StoreOverflow {
     /// the file is removed once replayed. Frames still in it when the
     /// shutdown gives up stay on disk, and the `mirror_error` names the
     /// file. The file is created only when needed, in `dir`, by default
-    /// `<the CLI's config dir>/mirror-spill`. If the spill itself cannot
+    /// `<the CLI's config dir>/mirror-spill`. A store that returns errors
+    /// (its backend failed, a lock timed out) is treated like one that
+    /// stalls: the failed batch is retried until the store takes it while
+    /// newer frames spill, rather than dropped after
+    /// [`APPEND_ATTEMPTS`](super::APPEND_ATTEMPTS). If the spill itself cannot
     /// keep up, the session pauses as with [`Pause`](Self::Pause); if it
     /// cannot be written, those frames are dropped and reported.
     Spill {

@@ -18,9 +18,10 @@ use super::inbox::{Dropped, Inbox, Item};
 use super::spill::Spill;
 use super::{Counts, MAX_PENDING_BYTES, MAX_PENDING_ENTRIES, MirrorMode, MirrorSettings};
 use crate::protocol::{Message, MirrorError, MirrorKey, SystemMessage};
-use crate::store::{SessionKey, SessionStore, StoreEntry, key_for_mirror_path};
+use crate::store::{SessionKey, SessionStore, StoreEntry, StoreError, key_for_mirror_path};
 
-/// Attempts per batch before it is dropped with a `mirror_error`.
+/// Attempts per batch before it is dropped with a `mirror_error` (under
+/// the spill policy, only when the error is one a retry cannot fix).
 pub const APPEND_ATTEMPTS: usize = 3;
 /// The waits between attempts.
 pub const APPEND_BACKOFF: [Duration; APPEND_ATTEMPTS - 1] =
@@ -28,6 +29,11 @@ pub const APPEND_BACKOFF: [Duration; APPEND_ATTEMPTS - 1] =
 /// Bound on one append. A timed-out append is not retried: it may still
 /// land, and a retry would race it.
 pub const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
+/// Under the spill policy, the wait between attempts once
+/// [`APPEND_ATTEMPTS`] have failed with an error a later attempt may not
+/// meet: the batch is kept and retried until the store takes it (or the
+/// shutdown gives up), while newer frames spill.
+const FAILING_RETRY: Duration = Duration::from_secs(1);
 
 /// A `transcript_mirror` frame as the task reads it: the entries split
 /// into their raw texts (each validated as JSON, no tree built) and the
@@ -355,10 +361,12 @@ impl Ctx<'_> {
     async fn flush(&self, pending: &mut Pending) {
         while let Some((key, batch)) = pending.batches.first() {
             if !batch.is_empty() {
-                let appended = self.append(key, batch);
                 let appended = match &mut pending.spill {
-                    Some(spill) => self.spilling_while(spill, appended).await,
-                    None => appended.await,
+                    Some(spill) => {
+                        self.spilling_while(spill, self.append(key, batch, true))
+                            .await
+                    }
+                    None => self.append(key, batch, false).await,
                 };
                 match appended {
                     Ok(()) => self.counts.persisted(batch.len()),
@@ -375,18 +383,45 @@ impl Ctx<'_> {
         pending.since = None;
     }
 
-    /// One batch with retries; the last error's text on failure.
-    async fn append(&self, key: &SessionKey, batch: &[StoreEntry]) -> Result<(), String> {
-        let mut last = String::new();
-        for attempt in 0..APPEND_ATTEMPTS {
-            if let Some(wait) = attempt.checked_sub(1).and_then(|i| APPEND_BACKOFF.get(i)) {
+    /// One batch with retries; the last error's text on failure. With
+    /// `until_taken` (the spill policy), a store that keeps failing in a
+    /// way that may pass (its backend, a lock, contention) is retried
+    /// every [`FAILING_RETRY`] until it takes the batch, as a stalled one
+    /// is waited for: the batch cannot go to the spill file, which may
+    /// already hold newer frames and is replayed in order.
+    async fn append(
+        &self,
+        key: &SessionKey,
+        batch: &[StoreEntry],
+        until_taken: bool,
+    ) -> Result<(), String> {
+        let mut attempt = 0;
+        loop {
+            if attempt > 0 {
+                let wait = APPEND_BACKOFF.get(attempt - 1).unwrap_or(&FAILING_RETRY);
                 tokio::time::sleep(*wait).await;
             }
+            attempt += 1;
             match tokio::time::timeout(APPEND_TIMEOUT, self.store.append(key, batch)).await {
-                Ok(Ok(())) => return Ok(()),
+                Ok(Ok(())) => {
+                    if attempt > APPEND_ATTEMPTS {
+                        tracing::info!(%key, attempts = attempt, "session mirror: the store takes appends again");
+                    }
+                    return Ok(());
+                }
                 Ok(Err(e)) => {
-                    tracing::debug!(%key, attempt = attempt + 1, error = %e, "session mirror: append failed");
-                    last = with_sources(&e);
+                    tracing::debug!(%key, attempt, error = %e, "session mirror: append failed");
+                    let last = with_sources(&e);
+                    if attempt < APPEND_ATTEMPTS {
+                        continue;
+                    }
+                    if !(until_taken && may_pass(&e)) {
+                        return Err(format!("after {attempt} attempts: {last}"));
+                    }
+                    if attempt == APPEND_ATTEMPTS {
+                        tracing::warn!(%key, error = %last,
+                            "session mirror: the store keeps failing; retrying, newer entries spill");
+                    }
                 }
                 Err(_) => {
                     return Err(format!(
@@ -396,7 +431,6 @@ impl Ctx<'_> {
                 }
             }
         }
-        Err(format!("after {APPEND_ATTEMPTS} attempts: {last}"))
     }
 
     fn overflowed(&self, dropped: &Dropped) {
@@ -436,6 +470,15 @@ impl Ctx<'_> {
             tracing::warn!("session mirror: mirror_error dropped (no room in the message stream)");
         }
     }
+}
+
+/// Whether a later attempt may succeed where this one failed: not for a
+/// batch or key the store refuses as such.
+fn may_pass(e: &StoreError) -> bool {
+    matches!(
+        e,
+        StoreError::Backend { .. } | StoreError::LockTimeout { .. } | StoreError::Contended { .. }
+    )
 }
 
 /// An error and its sources, `: `-joined (the store's own message rarely
