@@ -18,9 +18,11 @@ mod query_text;
 mod retry;
 mod run_end;
 mod session_controls;
+#[cfg(feature = "store")]
 mod store;
 mod warm;
 
+#[cfg(feature = "host")]
 pub(crate) use crate::extensions::diagnostics::forward_diagnostics;
 pub use builder::ClientBuilder;
 pub use client::Client;
