@@ -14,6 +14,7 @@ use crate::options::{McpDeliveryError, OptionsError};
 use crate::protocol::{EncodeError, ParseError};
 use crate::runtime::channel::ChannelError;
 use crate::runtime::{ControlError, SessionError, StartError};
+#[cfg(feature = "transcript")]
 use crate::transcript::RecordingError;
 
 /// Anything this crate can fail with.
@@ -61,7 +62,8 @@ pub enum Error {
     /// `initialize` reply into [`ServerInfo`](crate::protocol::ServerInfo)).
     #[error("failed to decode the CLI's reply")]
     Decode(#[source] serde_json::Error),
-    /// The raw-frame recording could not be opened.
+    /// The raw-frame recording could not be opened (feature `transcript`).
+    #[cfg(feature = "transcript")]
     #[error(transparent)]
     Recording(#[from] RecordingError),
     /// The configuration cannot work (e.g. in-process MCP servers together
@@ -74,7 +76,9 @@ pub enum Error {
     #[error("fail-closed hooks are not supported by this session")]
     HookSupport(#[from] HookSupportError),
     /// Resuming with a session store: the session could not be loaded from
-    /// the store or written where the CLI reads it; nothing was started.
+    /// the store or written where the CLI reads it; nothing was started
+    /// (feature `store`).
+    #[cfg(feature = "store")]
     #[error("failed to restore the session from the store")]
     Resume(#[from] crate::store::ResumeError),
     /// MCP servers were sent in the `initialize` request and the CLI's
@@ -149,9 +153,11 @@ impl Error {
             Self::Control(e) => ("Control", e),
             Self::Encode(e) => ("Encode", e),
             Self::Decode(e) => ("Decode", e),
+            #[cfg(feature = "transcript")]
             Self::Recording(e) => ("Recording", e),
             Self::InvalidConfig(e) => ("InvalidConfig", e),
             Self::HookSupport(e) => ("HookSupport", e),
+            #[cfg(feature = "store")]
             Self::Resume(e) => ("Resume", e),
             Self::McpDelivery(e) => ("McpDelivery", e),
             Self::Result(e) => ("Result", e),

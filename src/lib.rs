@@ -80,10 +80,14 @@
 //!
 //! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
 //! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
-//! servers, [`Host`] for many sessions with quotas and drain, [`store`] and
-//! [`sessions`] for transcripts that outlive a machine, `telemetry` (feature
-//! `telemetry`) for OpenTelemetry. How frames *move* (processes, pipes, actors, shutdown)
-//! is the `claude-agent-actors` crate, re-exported as [`runtime`].
+//! servers: these are the default build. The rest is behind features, so a
+//! program compiles only what it uses: `Host` (feature `host`) for many
+//! sessions with quotas and drain, `store` (feature `store`) and `sessions`
+//! (feature `sessions`) for transcripts that outlive a machine,
+//! `transcript` (feature `transcript`) for a correlated record of a run or
+//! its raw frames, `telemetry` (feature `telemetry`) for OpenTelemetry.
+//! How frames *move* (processes, pipes, actors, shutdown) is the
+//! `claude-agent-actors` crate, re-exported as [`runtime`].
 
 pub mod callbacks;
 pub mod client;
@@ -94,20 +98,30 @@ mod error_chains;
 pub mod extensions;
 #[cfg(feature = "fault-injection")]
 pub mod fault;
+#[cfg(feature = "host")]
 pub mod fleet;
+#[cfg(feature = "host")]
 pub mod host;
 pub mod options;
 pub mod prelude;
 pub mod protocol;
+#[cfg(any(feature = "host", feature = "store"))]
 mod random;
+mod session_id;
+#[cfg(feature = "sessions")]
 pub mod sessions;
+#[cfg(feature = "store")]
 pub mod store;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
 #[cfg(not(feature = "telemetry"))]
 #[path = "telemetry_off.rs"]
 pub(crate) mod telemetry;
+#[cfg(feature = "transcript")]
 pub mod transcript;
+#[cfg(not(feature = "transcript"))]
+#[path = "transcript_off.rs"]
+pub(crate) mod transcript;
 
 pub use client::{
     Client, ClientBuilder, ContextDetail, LiveMcpServer, Prompt, Query, QueryPrompt, SettingsFile,
@@ -117,7 +131,9 @@ pub use error::{Error, Result};
 pub use extensions::{Extension, SessionReport};
 #[cfg(feature = "nats")]
 pub use fleet::{Fleet, StreamLayout};
+#[cfg(feature = "host")]
 pub use fleet::{JobOutcome, JobSpec};
+#[cfg(feature = "host")]
 pub use host::Host;
 pub use options::Options;
 

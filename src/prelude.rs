@@ -21,6 +21,7 @@ pub use futures::{Stream, StreamExt};
 
 pub use crate::client::{Client, ClientBuilder, Query, query};
 pub use crate::error::{Error, Result};
+#[cfg(feature = "host")]
 pub use crate::host::Host;
 pub use crate::options::Options;
 pub use crate::protocol::{ContentBlock, Message};

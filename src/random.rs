@@ -13,12 +13,14 @@ pub(crate) fn bits() -> u64 {
 }
 
 /// A uniform draw from `[0, 1)`.
+#[cfg(feature = "host")]
 pub(crate) fn unit() -> f64 {
     (bits() >> 11) as f64 / (1u64 << 53) as f64
 }
 
 /// A random (version 4) UUID, hyphenated and lower-case, as the CLI
 /// writes its own.
+#[cfg(feature = "store")]
 pub(crate) fn uuid_v4() -> String {
     let hi = (bits() & !0xF000) | 0x4000;
     let lo = (bits() & !(0b11 << 62)) | (0b10 << 62);

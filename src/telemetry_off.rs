@@ -4,6 +4,7 @@
 //! code; the OpenTelemetry API is not compiled at all.
 
 use std::sync::Arc;
+#[cfg(feature = "host")]
 use std::time::Duration;
 
 use claude_agent_actors::{SessionStats, ShutdownReport};
@@ -31,14 +32,18 @@ impl Telemetry {
         Self
     }
 
+    #[cfg(feature = "host")]
     pub(crate) fn is_enabled(&self) -> bool {
         false
     }
 
+    #[cfg(feature = "host")]
     pub(crate) fn record_restart(&self, _tenant: &str) {}
 
+    #[cfg(feature = "host")]
     pub(crate) fn record_admission_wait(&self, _tenant: &str, _wait: Duration) {}
 
+    #[cfg(feature = "host")]
     pub(crate) fn record_queue_depth(&self, _tenant: &str, _depth: u64) {}
 
     pub(crate) fn session(&self, _tenant: Option<&str>) -> Option<Arc<SessionTrace>> {

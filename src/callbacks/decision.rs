@@ -58,6 +58,7 @@ pub type DecisionObserver = Arc<dyn Fn(&Decision) + Send + Sync>;
 pub(crate) struct Observers(Arc<[DecisionObserver]>);
 
 impl Observers {
+    #[cfg(feature = "host")]
     pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }

@@ -64,6 +64,7 @@ pub struct Callbacks {
 impl Callbacks {
     /// No callback of any kind: nothing is wired into a session at connect
     /// (what lets a host hand such a session a pre-started CLI).
+    #[cfg(feature = "host")]
     pub(crate) fn is_empty(&self) -> bool {
         self.can_use_tool.is_none()
             && self.hooks.is_empty()

@@ -16,6 +16,7 @@ use crate::extensions::diagnostics::OnDiagnostic;
 use crate::extensions::{DynExtension, Extension};
 use crate::options::Options;
 use crate::telemetry::Telemetry;
+#[cfg(feature = "transcript")]
 use crate::transcript::EntryPoint;
 
 /// How the runtime treats the session: timeouts, buffers, shutdown grace.
@@ -33,21 +34,43 @@ pub(crate) struct Runtime {
     pub(crate) on_diagnostic: Option<OnDiagnostic>,
     pub(crate) label: Option<String>,
     /// Keep a transcript of the run.
+    #[cfg(feature = "transcript")]
     pub(crate) transcript: bool,
     /// Write every raw frame, both directions, to this NDJSON file.
+    #[cfg(feature = "transcript")]
     pub(crate) record_frames: Option<std::path::PathBuf>,
+    #[cfg(feature = "transcript")]
     pub(crate) entry: EntryPoint,
     pub(crate) telemetry: Telemetry,
     pub(crate) tenant: Option<String>,
     pub(crate) launch: super::launch::Launch,
     /// Where the transcript is mirrored (`session_store`), and how.
+    #[cfg(feature = "store")]
     pub(crate) session_store: Option<Arc<dyn crate::store::SessionStore>>,
+    #[cfg(feature = "store")]
     pub(crate) mirror: crate::store::mirror::MirrorSettings,
     /// The user's extensions, outermost first.
     pub(crate) extensions: Vec<Arc<dyn DynExtension>>,
     /// Faults injected into each session (`fault_plan`).
     #[cfg(feature = "fault-injection")]
     pub(crate) faults: Option<crate::fault::FaultPlan>,
+}
+
+impl Runtime {
+    /// A session store, a transcript or a frame recording is wired in at
+    /// connect (each is behind its feature).
+    #[cfg(feature = "host")]
+    pub(crate) fn mirrors_or_records(&self) -> bool {
+        #[cfg(feature = "store")]
+        if self.session_store.is_some() {
+            return true;
+        }
+        #[cfg(feature = "transcript")]
+        if self.transcript || self.record_frames.is_some() {
+            return true;
+        }
+        false
+    }
 }
 
 impl Default for Runtime {
@@ -64,13 +87,18 @@ impl Default for Runtime {
             on_stderr: None,
             on_diagnostic: None,
             label: None,
+            #[cfg(feature = "transcript")]
             transcript: false,
+            #[cfg(feature = "transcript")]
             record_frames: None,
+            #[cfg(feature = "transcript")]
             entry: EntryPoint::Client,
             telemetry: Telemetry::disabled(),
             tenant: None,
             launch: super::launch::Launch::Subprocess,
+            #[cfg(feature = "store")]
             session_store: None,
+            #[cfg(feature = "store")]
             mirror: Default::default(),
             extensions: Vec::new(),
             #[cfg(feature = "fault-injection")]
@@ -265,7 +293,8 @@ impl ClientBuilder {
     /// results, control requests, and how the session closed. Read it with
     /// [`Client::transcript`](crate::Client::transcript) or
     /// [`Query::transcript`]. Off by default: a transcript grows with the
-    /// session.
+    /// session. Needs the `transcript` feature.
+    #[cfg(feature = "transcript")]
     pub fn transcript(mut self, on: bool) -> Self {
         self.runtime.transcript = on;
         self
@@ -273,7 +302,8 @@ impl ClientBuilder {
 
     /// Writes every raw frame, both directions, with timestamps, to an
     /// NDJSON file (see [`crate::transcript::Recorder`]); such a recording
-    /// can be replayed through the fake CLI.
+    /// can be replayed through the fake CLI. Needs the `transcript` feature.
+    #[cfg(feature = "transcript")]
     pub fn record_frames(mut self, path: impl Into<std::path::PathBuf>) -> Self {
         self.runtime.record_frames = Some(path.into());
         self
@@ -352,6 +382,7 @@ impl ClientBuilder {
     }
 
     /// True when the CLI is spawned as computed (no spawner, no transport).
+    #[cfg(feature = "host")]
     pub(crate) fn launches_plain_subprocess(&self) -> bool {
         matches!(self.runtime.launch, super::launch::Launch::Subprocess)
     }

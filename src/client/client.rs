@@ -1,10 +1,14 @@
 //! [`Client`]: a long-lived, multi-turn session.
 
 use std::sync::{Arc, Weak};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Duration;
+#[cfg(feature = "transcript")]
+use std::time::{Instant, SystemTime};
 
+#[cfg(feature = "transcript")]
+use claude_agent_actors::ControlError;
 use claude_agent_actors::{
-    ControlError, ControlStatus, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
+    ControlStatus, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
 };
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
@@ -15,12 +19,15 @@ use tokio_util::sync::CancellationToken;
 use super::messages::{self, Inbound, Kind, Until};
 use super::prompt::{is_verbatim, mark_verbatim};
 use super::{ClientBuilder, Prompt};
+#[cfg(feature = "transcript")]
 use crate::extensions::transcript::control_record;
 use crate::extensions::{ExtensionList, SessionReport, Started, decode_server_info};
 use crate::options::Options;
 use crate::protocol::{Message, ServerInfo, UserMessage};
 use crate::telemetry::{self, SessionTrace};
-use crate::transcript::{ControlOutcome, Direction, Transcript, TranscriptRecorder};
+use crate::transcript::TranscriptRecorder;
+#[cfg(feature = "transcript")]
+use crate::transcript::{ControlOutcome, Direction, Transcript};
 use crate::{Error, Result};
 
 /// A connected Claude Code session: send turns, read typed messages, make
@@ -249,6 +256,7 @@ impl Client {
 
     /// Sends `request` (an object with a `subtype`) and waits for its reply.
     pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
+        #[cfg(feature = "transcript")]
         let started = (SystemTime::now(), Instant::now());
         let subtype = request["subtype"].as_str().unwrap_or("").to_owned();
         let span = self
@@ -260,6 +268,7 @@ impl Client {
         if let Some(span) = span {
             span.end(ControlStatus::of(&result).as_str(), Vec::new());
         }
+        #[cfg(feature = "transcript")]
         if let Some(t) = &self.inner.transcript {
             let outcome = match &result {
                 Ok(_) => ControlOutcome::Success,
@@ -345,6 +354,7 @@ impl Client {
 
     /// [`shutdown`](Self::shutdown) giving `cause` as the reason: what the
     /// host uses, so its sessions flush and count their mirror too.
+    #[cfg(feature = "host")]
     pub(crate) async fn shutdown_with(
         &self,
         cause: claude_agent_actors::ShutdownCause,
@@ -391,7 +401,8 @@ impl Client {
 
     /// The transcript so far, when enabled with
     /// [`ClientBuilder::transcript`]; after [`shutdown`](Self::shutdown) it
-    /// includes how the session closed.
+    /// includes how the session closed. Needs the `transcript` feature.
+    #[cfg(feature = "transcript")]
     pub fn transcript(&self) -> Option<Transcript> {
         self.inner
             .transcript

@@ -13,9 +13,12 @@ use crate::discovery;
 use crate::extensions::diagnostics::DiagnosticsExtension;
 use crate::extensions::hook_check::HookCheckExtension;
 use crate::extensions::mcp_check::McpCheckExtension;
+#[cfg(feature = "store")]
 use crate::extensions::mirror::MirrorExtension;
+#[cfg(feature = "transcript")]
 use crate::extensions::record_frames::RecordFramesExtension;
 use crate::extensions::run_as::RunAsExtension;
+#[cfg(feature = "store")]
 use crate::extensions::store_restore::StoreRestoreExtension;
 #[cfg(feature = "telemetry")]
 use crate::extensions::telemetry::TelemetryExtension;
@@ -32,6 +35,7 @@ struct Extensions {
     list: ExtensionList,
     trace: Option<Arc<SessionTrace>>,
     transcript: Option<Arc<TranscriptExtension>>,
+    #[cfg(feature = "store")]
     mirror: Option<Arc<MirrorExtension>>,
 }
 
@@ -77,9 +81,13 @@ impl ClientBuilder {
         if let Some(t) = &trace {
             list.push(Arc::new(TelemetryExtension::new(t.clone())));
         }
+        #[cfg(feature = "transcript")]
         let transcript = rt
             .transcript
             .then(|| Arc::new(TranscriptExtension::new(rt.entry)));
+        #[cfg(not(feature = "transcript"))]
+        let transcript: Option<Arc<TranscriptExtension>> = None;
+        #[cfg(feature = "transcript")]
         if let Some(t) = &transcript {
             list.push(t.clone());
         }
@@ -94,9 +102,11 @@ impl ClientBuilder {
             let diagnostics = DiagnosticsExtension::new(observer, transcript.clone());
             list.push(Arc::new(diagnostics));
         }
+        #[cfg(feature = "transcript")]
         if let Some(path) = &rt.record_frames {
             list.push(Arc::new(RecordFramesExtension::new(path.clone())));
         }
+        #[cfg(feature = "store")]
         let store = rt.session_store.clone();
         // The mirror appends through the plan's store faults.
         #[cfg(feature = "fault-injection")]
@@ -104,13 +114,16 @@ impl ClientBuilder {
             (Some(s), Some(f)) => Some(f.wrap_store(s)),
             (s, _) => s,
         };
+        #[cfg(feature = "store")]
         let mirror = store
             .as_ref()
             .map(|store| Arc::new(MirrorExtension::new(store.clone(), rt.mirror.clone())));
+        #[cfg(feature = "store")]
         if let Some(m) = &mirror {
             list.push(m.clone());
         }
         list.push(Arc::new(RunAsExtension));
+        #[cfg(feature = "store")]
         if let Some(store) = &rt.session_store {
             let key = rt.mirror.project_key.clone();
             list.push(Arc::new(StoreRestoreExtension::new(store.clone(), key)));
@@ -119,6 +132,7 @@ impl ClientBuilder {
             list,
             trace,
             transcript,
+            #[cfg(feature = "store")]
             mirror,
         }
     }
@@ -138,7 +152,11 @@ impl ClientBuilder {
         // inline in every connect future, copied whole each time one is spawned.
         let (session, frames) = Box::pin(Session::start(config)).await?;
         let transcript = extensions.transcript.as_ref().and_then(|t| t.recorder());
+        #[cfg(feature = "store")]
         let mirror_errors = extensions.mirror.as_ref().and_then(|m| m.take_errors());
+        // Only the mirror injects messages into the stream.
+        #[cfg(not(feature = "store"))]
+        let mirror_errors = None;
         Ok(Client::new(
             session,
             frames,

@@ -20,9 +20,11 @@ mod retry;
 mod run_end;
 mod session_controls;
 mod spare;
+#[cfg(feature = "store")]
 mod store;
 mod warm;
 
+#[cfg(feature = "host")]
 pub(crate) use crate::extensions::diagnostics::forward_diagnostics;
 pub use builder::ClientBuilder;
 pub use client::Client;

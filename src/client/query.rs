@@ -17,7 +17,9 @@ use crate::Result;
 use crate::extensions::SessionReport;
 use crate::options::Options;
 use crate::protocol::{Message, SystemMessage, UserMessage};
-use crate::transcript::{Transcript, TranscriptRecorder};
+#[cfg(feature = "transcript")]
+use crate::transcript::Transcript;
+use crate::transcript::TranscriptRecorder;
 
 /// Runs one session: connects, sends `prompt`, yields every typed message
 /// until the run ends, then shuts the CLI down in order.
@@ -89,6 +91,8 @@ impl std::fmt::Debug for PromptSource {
 pub struct Query {
     inner: BoxStream<'static, Result<Message>>,
     report: Arc<OnceLock<SessionReport>>,
+    // Only `Query::transcript` reads it; without the feature it stays empty.
+    #[cfg_attr(not(feature = "transcript"), allow(dead_code))]
     transcript: Arc<OnceLock<TranscriptRecorder>>,
 }
 
@@ -136,7 +140,8 @@ impl Query {
     }
 
     /// The run's transcript, when enabled with [`ClientBuilder::transcript`]
-    /// (complete once the stream has ended).
+    /// (complete once the stream has ended). Needs the `transcript` feature.
+    #[cfg(feature = "transcript")]
     pub fn transcript(&self) -> Option<Transcript> {
         self.transcript.get().map(TranscriptRecorder::snapshot)
     }
@@ -175,7 +180,10 @@ enum State {
 /// What a query's builder settles before the CLI starts: its entry point
 /// and the session-state frames the end-of-run logic reads.
 pub(crate) fn prepare(builder: &mut ClientBuilder) {
-    builder.runtime.entry = crate::transcript::EntryPoint::Query;
+    #[cfg(feature = "transcript")]
+    {
+        builder.runtime.entry = crate::transcript::EntryPoint::Query;
+    }
     let inherited = std::env::var_os(run_end::READS_SESSION_STATE_ENV);
     run_end::ask_for_session_state(Arc::make_mut(&mut builder.options), inherited.as_deref());
 }

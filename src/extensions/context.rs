@@ -250,6 +250,7 @@ impl Stopped<'_> {
     }
 
     /// The mirror's counts (the built-in mirror's part).
+    #[cfg(feature = "store")]
     pub(crate) fn set_mirror_counts(&mut self, persisted: u64, unpersisted: u64) {
         self.report.mirror_persisted = Some(persisted);
         self.report.mirror_unpersisted = Some(unpersisted);

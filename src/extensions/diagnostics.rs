@@ -101,9 +101,13 @@ pub(crate) fn forward_diagnostics(
     transcript: Option<TranscriptRecorder>,
 ) -> Forwarder {
     use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+    // Always `None` without the feature (the recorder has no values).
+    #[cfg(not(feature = "transcript"))]
+    let _ = transcript;
     let (flush, mut flush_rx) = oneshot::channel::<oneshot::Sender<()>>();
     let hand_on = move |event: SessionEvent| {
         if let SessionEvent::Diagnostic(d) = event {
+            #[cfg(feature = "transcript")]
             if let (Some(t), Some(line)) = (
                 &transcript,
                 crate::transcript::SkippedLine::from_diagnostic(&d),

@@ -71,12 +71,19 @@ mod report;
 pub(crate) mod diagnostics;
 pub(crate) mod hook_check;
 pub(crate) mod mcp_check;
+#[cfg(feature = "store")]
 pub(crate) mod mirror;
+#[cfg(feature = "transcript")]
 pub(crate) mod record_frames;
 pub(crate) mod run_as;
+#[cfg(feature = "store")]
 pub(crate) mod store_restore;
 #[cfg(feature = "telemetry")]
 pub(crate) mod telemetry;
+#[cfg(feature = "transcript")]
+pub(crate) mod transcript;
+#[cfg(not(feature = "transcript"))]
+#[path = "transcript_off.rs"]
 pub(crate) mod transcript;
 pub(crate) mod version_warning;
 

@@ -41,9 +41,7 @@ impl SpareKey {
     pub(crate) fn of(b: &ClientBuilder) -> Option<Self> {
         let r = &b.runtime;
         let plain = b.callbacks.is_empty()
-            && r.session_store.is_none()
-            && !r.transcript
-            && r.record_frames.is_none()
+            && !r.mirrors_or_records()
             && r.on_stderr.is_none()
             && r.extensions.is_empty()
             && b.launches_plain_subprocess();

@@ -86,7 +86,7 @@ fn check_session_id(
     value: Option<&str>,
 ) -> Result<(), OptionsError> {
     match value {
-        Some(v) if !crate::store::is_session_id(v) => Err(OptionsError::NotASessionId {
+        Some(v) if !crate::session_id::is_session_id(v) => Err(OptionsError::NotASessionId {
             option,
             context,
             value: v.to_owned(),

@@ -68,12 +68,7 @@ pub struct Materialized {
 /// Whether `id` can name a session file: a UUID (what the CLI uses), so it
 /// is safe as a path component.
 pub fn is_session_id(id: &str) -> bool {
-    let groups: Vec<&str> = id.split('-').collect();
-    groups.len() == 5
-        && groups
-            .iter()
-            .zip([8, 4, 4, 4, 12])
-            .all(|(g, n)| g.len() == n && g.bytes().all(|b| b.is_ascii_hexdigit()))
+    crate::session_id::is_session_id(id)
 }
 
 /// Writes the session `key` (a main key) from `store` into `project_dir`

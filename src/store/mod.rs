@@ -53,4 +53,5 @@ pub use postgres::{PostgresOptions, PostgresStore};
 pub use session_store::{SessionStore, StoreResult};
 pub use store_entry::StoreEntry;
 pub use summary::fold_session_summary;
+#[cfg(feature = "sessions")]
 pub(crate) use timestamp::iso_to_epoch_ms;
