@@ -105,7 +105,6 @@ pub mod host;
 pub mod options;
 pub mod prelude;
 pub mod protocol;
-#[cfg(any(feature = "host", feature = "store"))]
 mod random;
 mod session_id;
 #[cfg(feature = "sessions")]

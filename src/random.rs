@@ -20,7 +20,6 @@ pub(crate) fn unit() -> f64 {
 
 /// A random (version 4) UUID, hyphenated and lower-case, as the CLI
 /// writes its own.
-#[cfg(feature = "store")]
 pub(crate) fn uuid_v4() -> String {
     let hi = (bits() & !0xF000) | 0x4000;
     let lo = (bits() & !(0b11 << 62)) | (0b10 << 62);
@@ -43,12 +42,13 @@ mod tests {
         let ids: std::collections::BTreeSet<String> = (0..1000).map(|_| uuid_v4()).collect();
         assert_eq!(ids.len(), 1000);
         for id in &ids {
-            assert!(crate::store::is_session_id(id), "{id}");
+            assert!(crate::session_id::is_session_id(id), "{id}");
             assert_eq!(&id[14..15], "4", "{id}");
             assert!(matches!(&id[19..20], "8" | "9" | "a" | "b"), "{id}");
         }
     }
 
+    #[cfg(feature = "host")]
     #[test]
     fn unit_draws_stay_in_range_and_vary() {
         let draws: Vec<f64> = (0..1000).map(|_| unit()).collect();
