@@ -12,13 +12,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use claude_agent::Client;
 use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent::store::{FileStore, SessionKey, SessionStore, StoreOverflow};
-use claude_agent::{Client, SessionReport};
-use claude_agent_testkit::Script;
+use common::mirror_flood::{finish, flooding_turn};
 use common::*;
 use futures::StreamExt;
-use serde_json::{Value, json};
 
 const PROJECT: &str = "-mirror-overflow";
 const SESSION: &str = "00000000-0000-4000-8000-0000000000f1";
@@ -26,25 +25,6 @@ const SESSION: &str = "00000000-0000-4000-8000-0000000000f1";
 const FRAMES: u32 = 3_000;
 /// The mirror's queue: a few dozen frames.
 const QUEUE: usize = 32 * 1024;
-
-fn entry(n: u32) -> Value {
-    json!({"type": "user", "uuid": format!("{SESSION}-{n}"), "sessionId": SESSION, "n": n,
-        "pad": "x".repeat(900)})
-}
-
-/// One turn mirroring [`FRAMES`] frames of one entry each, then its answer.
-fn flooding_turn(config: &Path) -> Script {
-    let path = format!("{}/projects/{PROJECT}/{SESSION}.jsonl", config.display());
-    let mut script = Script::new().expect_initialize().expect("user", None);
-    for n in 0..FRAMES {
-        script = script
-            .emit(json!({"type": "transcript_mirror", "filePath": path, "entries": [entry(n)]}));
-    }
-    script
-        .emit(assistant("done"))
-        .emit(result("success", "done"))
-        .expect_eof()
-}
 
 /// A file store in `dir` whose session lock the returned guard holds:
 /// every append waits until the test releases it.
@@ -92,23 +72,6 @@ async fn read_turn(client: &Client, seen: &mut Vec<Message>) {
     }
 }
 
-/// The shutdown: every message seen, the report.
-async fn finish(client: Client, mut seen: Vec<Message>) -> (Vec<Message>, SessionReport) {
-    let closing = {
-        let c = client.clone();
-        tokio::spawn(async move { c.shutdown().await })
-    };
-    let mut rest = client.receive_messages();
-    while let Some(m) = tokio::time::timeout(SOON * 2, rest.next()).await.unwrap() {
-        seen.push(m.unwrap());
-    }
-    let report = tokio::time::timeout(SOON * 2, closing)
-        .await
-        .unwrap()
-        .unwrap();
-    (seen, report)
-}
-
 fn mirror_errors(seen: &[Message]) -> Vec<String> {
     seen.iter()
         .filter_map(|m| match m {
@@ -143,7 +106,7 @@ fn all_in_order() -> Vec<u64> {
 async fn pause_holds_the_cli_back_while_the_store_stalls_and_loses_nothing() {
     let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (store, lock) = stalled_store(store_dir.path());
-    let fake = fake(flooding_turn(config.path()));
+    let fake = fake(flooding_turn(config.path(), PROJECT, SESSION, FRAMES));
     let client = connect(&fake, config.path(), store, StoreOverflow::Pause).await;
     client.send("go").await.unwrap();
 
@@ -189,7 +152,7 @@ async fn spill_finishes_the_turn_keeps_the_overflow_on_disk_and_replays_it_in_or
     let spill_dir = tempfile::tempdir().unwrap();
     let spill = spill_dir.path().join("spill");
     let (store, lock) = stalled_store(store_dir.path());
-    let fake = fake(flooding_turn(config.path()));
+    let fake = fake(flooding_turn(config.path(), PROJECT, SESSION, FRAMES));
     let policy = StoreOverflow::Spill {
         dir: Some(spill.clone()),
     };
@@ -217,7 +180,7 @@ async fn spill_finishes_the_turn_keeps_the_overflow_on_disk_and_replays_it_in_or
 async fn drop_oldest_finishes_the_turn_and_reports_what_it_dropped() {
     let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (store, lock) = stalled_store(store_dir.path());
-    let fake = fake(flooding_turn(config.path()));
+    let fake = fake(flooding_turn(config.path(), PROJECT, SESSION, FRAMES));
     let client = connect(&fake, config.path(), store, StoreOverflow::DropOldest).await;
     client.send("go").await.unwrap();
     let mut seen = Vec::new();

@@ -9,16 +9,14 @@
 
 mod common;
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent::store::{FileStore, SessionStore, StoreOverflow};
-use claude_agent_testkit::Script;
+use common::mirror_flood::flooding_turn;
 use common::*;
 use futures::StreamExt;
-use serde_json::{Value, json};
 
 const PROJECT: &str = "-mirror-pause-shutdown";
 const SESSION: &str = "00000000-0000-4000-8000-0000000000a5";
@@ -31,31 +29,13 @@ const FLUSH_DEADLINE: Duration = Duration::from_secs(2);
 /// What the shutdown may take beyond its ladder and the flush deadline.
 const MARGIN: Duration = Duration::from_secs(3);
 
-fn entry(n: u32) -> Value {
-    json!({"type": "user", "uuid": format!("{SESSION}-{n}"), "sessionId": SESSION, "n": n,
-        "pad": "x".repeat(900)})
-}
-
-fn flooding_turn(config: &Path) -> Script {
-    let path = format!("{}/projects/{PROJECT}/{SESSION}.jsonl", config.display());
-    let mut script = Script::new().expect_initialize().expect("user", None);
-    for n in 0..FRAMES {
-        script = script
-            .emit(json!({"type": "transcript_mirror", "filePath": path, "entries": [entry(n)]}));
-    }
-    script
-        .emit(assistant("done"))
-        .emit(result("success", "done"))
-        .expect_eof()
-}
-
 #[tokio::test]
 async fn a_session_paused_on_a_stalled_store_shuts_down_within_its_ladder_and_counts_the_loss() {
     let (config, store_dir) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let lock = hold_session_lock(store_dir.path(), PROJECT, SESSION);
     let store: Arc<dyn SessionStore> =
         Arc::new(FileStore::new(store_dir.path()).lock_timeout(Duration::from_secs(120)));
-    let fake = fake(flooding_turn(config.path()));
+    let fake = fake(flooding_turn(config.path(), PROJECT, SESSION, FRAMES));
     let options = fake.options().env("CLAUDE_CONFIG_DIR", config.path());
     let client = claude_agent::ClientBuilder::new(options)
         .initialize_timeout(SOON)

@@ -24,6 +24,7 @@ use claude_agent::store::{
     PostgresOptions, PostgresStore, SessionKey, SessionStore, StoreOverflow,
 };
 use claude_agent_testkit::Script;
+use common::mirror_flood::finish;
 use common::*;
 use futures::StreamExt;
 use serde_json::{Value, json};
@@ -198,18 +199,7 @@ async fn run(store: Arc<PostgresStore>, admin: Arc<tokio_postgres::Client>, sche
     })
     .await;
 
-    let closing = {
-        let c = client.clone();
-        tokio::spawn(async move { c.shutdown().await })
-    };
-    let mut rest = client.receive_messages();
-    while let Some(m) = tokio::time::timeout(SOON * 2, rest.next()).await.unwrap() {
-        seen.push(m.unwrap());
-    }
-    let report = tokio::time::timeout(SOON * 2, closing)
-        .await
-        .unwrap()
-        .unwrap();
+    let (seen, report) = finish(client, seen).await;
     let errors: Vec<_> = seen
         .iter()
         .filter_map(|m| match m {

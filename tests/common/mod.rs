@@ -2,6 +2,8 @@
 //! short grace periods, and "nothing left running" checks.
 #![allow(dead_code, unreachable_pub, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod mirror_flood;
+
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 

@@ -98,6 +98,11 @@ static DROPPED_REPORTS: std::sync::atomic::AtomicU64 = std::sync::atomic::Atomic
 /// Skipped-line reports waiting to be printed; beyond this many, further
 /// ones are counted but not printed.
 const DIAGNOSTIC_QUEUE: usize = 1024;
+/// How long outcomes may still come in once the drain report is in. The
+/// drain saw those sessions end, but each outcome is published by the
+/// session's own task a moment later; only a session stuck past its kill
+/// makes the exit wait this long (it is then counted `unresolved`).
+const OUTCOME_SETTLE: Duration = Duration::from_secs(1);
 
 struct Settings {
     grace: Duration,
@@ -256,6 +261,7 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
     let (mut running, mut drain_report) = (0usize, None);
     let mut drain: Option<tokio::task::JoinHandle<DrainReport>> = None;
     let mut signalled: Option<StopSignal> = None;
+    let mut settle: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
     while !pending.is_empty() {
         // Biased: once the drain report is in, the outcomes that are ready
         // are taken before the last arm stops the loop.
@@ -350,11 +356,19 @@ async fn run_jobs(args: &HostArgs, s: &Settings, jobs: Vec<Job>, base: Options) 
                     Some(task) => Some(task.await),
                     None => None,
                 }
-            }, if drain.is_some() && drain_report.is_none() => drain_report = Some(report),
+            }, if drain.is_some() && drain_report.is_none() => {
+                drain_report = Some(report);
+                settle = Some(Box::pin(tokio::time::sleep(OUTCOME_SETTLE)));
+            }
             // The drain bounded its wait for every session: what has no
-            // outcome by now is unresolved, and waiting on would let a
-            // stuck session hold the exit past the deadline.
-            () = std::future::ready(()), if drain_report.is_some() => break,
+            // outcome after the settle is unresolved, and waiting on would
+            // let a stuck session hold the exit past the deadline.
+            () = async {
+                match settle.as_mut() {
+                    Some(s) => s.as_mut().await,
+                    None => std::future::pending().await,
+                }
+            }, if settle.is_some() => break,
         }
     }
     if let (Some(task), None) = (drain, &drain_report) {
