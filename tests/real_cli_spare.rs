@@ -106,3 +106,28 @@ async fn a_closed_spare_leaves_no_process_and_no_parking_directory() {
         "the parking directory is left: {parked:?}"
     );
 }
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_model_and_thinking_budget_reach_the_first_request() {
+    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
+        return;
+    };
+    let mut options = rig.options().model("test-model-a");
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let claim = Claim::new(rig.cwd.path())
+        .model("claude-sonnet-4-5")
+        .max_thinking_tokens(4096);
+    let (client, _) = spare.claim(claim).await.unwrap();
+    client.send("hi").await.unwrap();
+    turn(&client).await;
+    let main = rig.server.main_requests();
+    assert_eq!(main[0].model(), Some("claude-sonnet-4-5"));
+    assert_eq!(
+        main[0].body["thinking"]["budget_tokens"], 4096,
+        "{:?}",
+        main[0].body["thinking"]
+    );
+    shutdown(&client).await;
+}

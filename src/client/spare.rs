@@ -59,6 +59,12 @@ pub struct Claim {
     /// `CLAUDE_CODE_SESSION_ACCESS_TOKEN` and `CLAUDE_CODE_HOST_SESSION_ID`
     /// are accepted; any other key fails the claim.
     pub env: Vec<(String, String)>,
+    /// The session's model, set with `set_model` right after the claim, as
+    /// the TS SDK sends it beside `claim_session`.
+    pub model: Option<String>,
+    /// The thinking budget, set with `set_max_thinking_tokens` right after
+    /// the claim.
+    pub max_thinking_tokens: Option<u64>,
 }
 
 impl Claim {
@@ -91,6 +97,18 @@ impl Claim {
     /// Sets the session's title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the model the claimed session runs on.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// Sets the claimed session's thinking budget.
+    pub fn max_thinking_tokens(mut self, tokens: u64) -> Self {
+        self.max_thinking_tokens = Some(tokens);
         self
     }
 
@@ -161,7 +179,13 @@ impl Spare {
         if let Some(dir) = self.parking.take() {
             remove_parking_dir(&dir).await;
         }
-        match reply {
+        let applied = match reply {
+            Ok(reply) => apply_after_claim(&self.client, &claim)
+                .await
+                .map(|()| reply),
+            Err(e) => Err(e),
+        };
+        match applied {
             Ok(reply) => Ok((self.client.clone(), reply)),
             Err(e) => {
                 self.client.shutdown().await;
@@ -191,6 +215,19 @@ impl Drop for Spare {
             drop(rt.spawn_blocking(move || std::fs::remove_dir_all(dir)));
         }
     }
+}
+
+/// The claim's settings that `claim_session` does not carry, sent before the
+/// first turn. One the CLI refuses fails the claim: the caller starts that
+/// session cold rather than run it on settings it did not ask for.
+async fn apply_after_claim(client: &Client, claim: &Claim) -> Result<()> {
+    if let Some(model) = &claim.model {
+        client.set_model(Some(model)).await?;
+    }
+    if let Some(tokens) = claim.max_thinking_tokens {
+        client.set_max_thinking_tokens(Some(tokens)).await?;
+    }
+    Ok(())
 }
 
 /// The `claim_session` request for `claim`.
