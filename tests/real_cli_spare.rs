@@ -7,6 +7,7 @@
 mod real_cli;
 
 use claude_agent::client::Claim;
+use claude_agent::options::AgentDefinition;
 use claude_agent::protocol::ResultSubtype;
 use claude_agent::{ControlError, Error};
 use claude_agent_testkit::model::{ModelScript, Reply};
@@ -129,5 +130,30 @@ async fn a_claims_model_and_thinking_budget_reach_the_first_request() {
         "{:?}",
         main[0].body["thinking"]
     );
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_agents_are_offered_by_the_claimed_session() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let mut options = rig.options();
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let claim = Claim::new(rig.cwd.path()).agent(
+        "claim-reviewer",
+        AgentDefinition::new("Reviews code at claim", "You review."),
+    );
+    let (client, reply) = spare.claim(claim).await.unwrap();
+    let initialize = reply.initialize.expect("the claim asked for initialize");
+    let names: Vec<&str> = initialize["agents"]
+        .as_array()
+        .expect("the payload lists agents")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert!(names.contains(&"claim-reviewer"), "{names:?}");
     shutdown(&client).await;
 }

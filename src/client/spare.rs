@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::{Client, ClientBuilder};
 use crate::Result;
 use crate::extensions::SessionReport;
-use crate::options::{McpServerConfig, McpServers, PermissionMode};
+use crate::options::{AgentDefinition, McpServerConfig, McpServers, PermissionMode};
 use crate::protocol::{ClaimReply, ClaimSession, ControlRequestPayload};
 
 /// A started CLI parked until [`claim`](Self::claim) gives it a session.
@@ -65,6 +65,9 @@ pub struct Claim {
     /// The thinking budget, set with `set_max_thinking_tokens` right after
     /// the claim.
     pub max_thinking_tokens: Option<u64>,
+    /// Subagents the claimed session offers, sent in `claim_session` as
+    /// `initialize.agents` would carry them.
+    pub agents: Vec<(String, AgentDefinition)>,
 }
 
 impl Claim {
@@ -103,6 +106,12 @@ impl Claim {
     /// Sets the model the claimed session runs on.
     pub fn model(mut self, model: impl Into<String>) -> Self {
         self.model = Some(model.into());
+        self
+    }
+
+    /// Adds a subagent the claimed session offers.
+    pub fn agent(mut self, name: impl Into<String>, definition: AgentDefinition) -> Self {
+        self.agents.push((name.into(), definition));
         self
     }
 
@@ -237,7 +246,19 @@ fn claim_request(claim: &Claim, sdk_servers: &[String]) -> ClaimSession {
         .iter()
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
+    // Cannot fail: a definition has only string keys.
+    let agents: Map<String, Value> = claim
+        .agents
+        .iter()
+        .map(|(name, def)| {
+            (
+                name.clone(),
+                serde_json::to_value(def).unwrap_or(Value::Null),
+            )
+        })
+        .collect();
     ClaimSession {
+        agents: (!agents.is_empty()).then_some(agents),
         cwd: Some(path_text(&claim.cwd)),
         env: (!env.is_empty()).then_some(env),
         additional_directories: (!claim.additional_directories.is_empty()).then(|| {
