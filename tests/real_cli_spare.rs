@@ -157,3 +157,24 @@ async fn a_claims_agents_are_offered_by_the_claimed_session() {
     assert!(names.contains(&"claim-reviewer"), "{names:?}");
     shutdown(&client).await;
 }
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_settings_overlay_is_in_force_for_the_first_turn() {
+    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
+        return;
+    };
+    let mut options = rig.options().model("test-model-a");
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let overlay = serde_json::json!({"model": "test-model-b"});
+    let claim = Claim::new(rig.cwd.path()).settings(overlay.as_object().unwrap().clone());
+    let (client, _) = spare.claim(claim).await.unwrap();
+    let settings = client.get_settings().await.unwrap();
+    let effective = settings.effective.unwrap_or_default();
+    assert_eq!(effective["model"], "test-model-b", "{effective:?}");
+    client.send("hi").await.unwrap();
+    turn(&client).await;
+    assert_eq!(rig.server.main_requests()[0].model(), Some("test-model-b"));
+    shutdown(&client).await;
+}

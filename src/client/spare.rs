@@ -68,6 +68,10 @@ pub struct Claim {
     /// Subagents the claimed session offers, sent in `claim_session` as
     /// `initialize.agents` would carry them.
     pub agents: Vec<(String, AgentDefinition)>,
+    /// A settings overlay (the `--settings` tier), applied with
+    /// `apply_flag_settings` right after the claim, as TS sends it beside
+    /// `claim_session`.
+    pub settings: Option<Map<String, Value>>,
 }
 
 impl Claim {
@@ -112,6 +116,12 @@ impl Claim {
     /// Adds a subagent the claimed session offers.
     pub fn agent(mut self, name: impl Into<String>, definition: AgentDefinition) -> Self {
         self.agents.push((name.into(), definition));
+        self
+    }
+
+    /// Sets the settings overlay the claimed session starts with.
+    pub fn settings(mut self, settings: Map<String, Value>) -> Self {
+        self.settings = Some(settings);
         self
     }
 
@@ -230,6 +240,9 @@ impl Drop for Spare {
 /// first turn. One the CLI refuses fails the claim: the caller starts that
 /// session cold rather than run it on settings it did not ask for.
 async fn apply_after_claim(client: &Client, claim: &Claim) -> Result<()> {
+    if let Some(settings) = &claim.settings {
+        client.apply_flag_settings(settings.clone()).await?;
+    }
     if let Some(model) = &claim.model {
         client.set_model(Some(model)).await?;
     }
