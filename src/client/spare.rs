@@ -40,7 +40,8 @@ impl std::fmt::Debug for Spare {
 }
 
 /// What a claim sets: the working directory and the per-session settings
-/// the CLI takes at `claim_session`. Everything else is fixed when the
+/// the CLI takes at `claim_session`, plus the model, thinking budget and
+/// settings overlay sent right after it. Everything else is fixed when the
 /// spare starts.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
