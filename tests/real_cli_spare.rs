@@ -7,6 +7,7 @@
 mod real_cli;
 
 use claude_agent::client::Claim;
+use claude_agent::options::AgentDefinition;
 use claude_agent::protocol::ResultSubtype;
 use claude_agent::{ControlError, Error};
 use claude_agent_testkit::model::{ModelScript, Reply};
@@ -105,4 +106,75 @@ async fn a_closed_spare_leaves_no_process_and_no_parking_directory() {
         !parked.exists(),
         "the parking directory is left: {parked:?}"
     );
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_model_and_thinking_budget_reach_the_first_request() {
+    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
+        return;
+    };
+    let mut options = rig.options().model("test-model-a");
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let claim = Claim::new(rig.cwd.path())
+        .model("claude-sonnet-4-5")
+        .max_thinking_tokens(4096);
+    let (client, _) = spare.claim(claim).await.unwrap();
+    client.send("hi").await.unwrap();
+    turn(&client).await;
+    let main = rig.server.main_requests();
+    assert_eq!(main[0].model(), Some("claude-sonnet-4-5"));
+    assert_eq!(
+        main[0].body["thinking"]["budget_tokens"], 4096,
+        "{:?}",
+        main[0].body["thinking"]
+    );
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_agents_are_offered_by_the_claimed_session() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let mut options = rig.options();
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let claim = Claim::new(rig.cwd.path()).agent(
+        "claim-reviewer",
+        AgentDefinition::new("Reviews code at claim", "You review."),
+    );
+    let (client, reply) = spare.claim(claim).await.unwrap();
+    let initialize = reply.initialize.expect("the claim asked for initialize");
+    let names: Vec<&str> = initialize["agents"]
+        .as_array()
+        .expect("the payload lists agents")
+        .iter()
+        .filter_map(|a| a["name"].as_str())
+        .collect();
+    assert!(names.contains(&"claim-reviewer"), "{names:?}");
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_claims_settings_overlay_is_in_force_for_the_first_turn() {
+    let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
+        return;
+    };
+    let mut options = rig.options().model("test-model-a");
+    options.cwd = None;
+    let spare = rig.builder(options).prewarm().await.unwrap();
+    let overlay = serde_json::json!({"model": "test-model-b"});
+    let claim = Claim::new(rig.cwd.path()).settings(overlay.as_object().unwrap().clone());
+    let (client, _) = spare.claim(claim).await.unwrap();
+    let settings = client.get_settings().await.unwrap();
+    let effective = settings.effective.unwrap_or_default();
+    assert_eq!(effective["model"], "test-model-b", "{effective:?}");
+    client.send("hi").await.unwrap();
+    turn(&client).await;
+    assert_eq!(rig.server.main_requests()[0].model(), Some("test-model-b"));
+    shutdown(&client).await;
 }

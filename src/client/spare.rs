@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use super::{Client, ClientBuilder};
 use crate::Result;
 use crate::extensions::SessionReport;
-use crate::options::{McpServerConfig, McpServers, PermissionMode};
+use crate::options::{AgentDefinition, McpServerConfig, McpServers, PermissionMode};
 use crate::protocol::{ClaimReply, ClaimSession, ControlRequestPayload};
 
 /// A started CLI parked until [`claim`](Self::claim) gives it a session.
@@ -40,7 +40,8 @@ impl std::fmt::Debug for Spare {
 }
 
 /// What a claim sets: the working directory and the per-session settings
-/// the CLI takes at `claim_session`. Everything else is fixed when the
+/// the CLI takes at `claim_session`, plus the model, thinking budget and
+/// settings overlay sent right after it. Everything else is fixed when the
 /// spare starts.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -59,6 +60,19 @@ pub struct Claim {
     /// `CLAUDE_CODE_SESSION_ACCESS_TOKEN` and `CLAUDE_CODE_HOST_SESSION_ID`
     /// are accepted; any other key fails the claim.
     pub env: Vec<(String, String)>,
+    /// The session's model, set with `set_model` right after the claim, as
+    /// the TS SDK sends it beside `claim_session`.
+    pub model: Option<String>,
+    /// The thinking budget, set with `set_max_thinking_tokens` right after
+    /// the claim.
+    pub max_thinking_tokens: Option<u64>,
+    /// Subagents the claimed session offers, sent in `claim_session` as
+    /// `initialize.agents` would carry them.
+    pub agents: Vec<(String, AgentDefinition)>,
+    /// A settings overlay (the `--settings` tier), applied with
+    /// `apply_flag_settings` right after the claim, as TS sends it beside
+    /// `claim_session`.
+    pub settings: Option<Map<String, Value>>,
 }
 
 impl Claim {
@@ -91,6 +105,30 @@ impl Claim {
     /// Sets the session's title.
     pub fn title(mut self, title: impl Into<String>) -> Self {
         self.title = Some(title.into());
+        self
+    }
+
+    /// Sets the model the claimed session runs on.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// Adds a subagent the claimed session offers.
+    pub fn agent(mut self, name: impl Into<String>, definition: AgentDefinition) -> Self {
+        self.agents.push((name.into(), definition));
+        self
+    }
+
+    /// Sets the settings overlay the claimed session starts with.
+    pub fn settings(mut self, settings: Map<String, Value>) -> Self {
+        self.settings = Some(settings);
+        self
+    }
+
+    /// Sets the claimed session's thinking budget.
+    pub fn max_thinking_tokens(mut self, tokens: u64) -> Self {
+        self.max_thinking_tokens = Some(tokens);
         self
     }
 
@@ -161,7 +199,13 @@ impl Spare {
         if let Some(dir) = self.parking.take() {
             remove_parking_dir(&dir).await;
         }
-        match reply {
+        let applied = match reply {
+            Ok(reply) => apply_after_claim(&self.client, &claim)
+                .await
+                .map(|()| reply),
+            Err(e) => Err(e),
+        };
+        match applied {
             Ok(reply) => Ok((self.client.clone(), reply)),
             Err(e) => {
                 self.client.shutdown().await;
@@ -193,6 +237,22 @@ impl Drop for Spare {
     }
 }
 
+/// The claim's settings that `claim_session` does not carry, sent before the
+/// first turn. One the CLI refuses fails the claim: the caller starts that
+/// session cold rather than run it on settings it did not ask for.
+async fn apply_after_claim(client: &Client, claim: &Claim) -> Result<()> {
+    if let Some(settings) = &claim.settings {
+        client.apply_flag_settings(settings.clone()).await?;
+    }
+    if let Some(model) = &claim.model {
+        client.set_model(Some(model)).await?;
+    }
+    if let Some(tokens) = claim.max_thinking_tokens {
+        client.set_max_thinking_tokens(Some(tokens)).await?;
+    }
+    Ok(())
+}
+
 /// The `claim_session` request for `claim`.
 fn claim_request(claim: &Claim, sdk_servers: &[String]) -> ClaimSession {
     let env: Map<String, Value> = claim
@@ -200,7 +260,19 @@ fn claim_request(claim: &Claim, sdk_servers: &[String]) -> ClaimSession {
         .iter()
         .map(|(k, v)| (k.clone(), Value::String(v.clone())))
         .collect();
+    // Cannot fail: a definition has only string keys.
+    let agents: Map<String, Value> = claim
+        .agents
+        .iter()
+        .map(|(name, def)| {
+            (
+                name.clone(),
+                serde_json::to_value(def).unwrap_or(Value::Null),
+            )
+        })
+        .collect();
     ClaimSession {
+        agents: (!agents.is_empty()).then_some(agents),
         cwd: Some(path_text(&claim.cwd)),
         env: (!env.is_empty()).then_some(env),
         additional_directories: (!claim.additional_directories.is_empty()).then(|| {
