@@ -69,6 +69,8 @@ where
     }
     let connect_ms = ms(t0.elapsed());
     let connect_cpu_ms = cpu.elapsed_ms();
+    let (connect_sys_ms, connect_helpers_ms) = (cpu.sys_ms(), cpu.helpers_ms());
+    let connect_switches = cpu.switches();
     let after = rss_kib().unwrap_or(0);
     let fds_after = open_fds().unwrap_or(0);
     let t1 = Instant::now();
@@ -86,6 +88,9 @@ where
         fds_before,
         fds_after,
         connect_cpu_ms,
+        connect_sys_ms,
+        connect_helpers_ms,
+        connect_switches,
         drain_ms: ms(t1.elapsed()),
     })
 }
@@ -120,6 +125,13 @@ pub struct IdleFigure {
     pub fds_after: u64,
     /// Host CPU (this process and its helper processes) while connecting.
     pub connect_cpu_ms: f64,
+    /// The kernel's part of `connect_cpu_ms` (this process only).
+    pub connect_sys_ms: f64,
+    /// The helper processes' part of `connect_cpu_ms` (for this SDK, the
+    /// keeper).
+    pub connect_helpers_ms: f64,
+    /// Context switches of this process's threads while connecting.
+    pub connect_switches: f64,
     /// Disconnecting all of them.
     pub drain_ms: f64,
 }
@@ -144,6 +156,9 @@ impl IdleFigure {
             "rss_after_kib": self.rss_after_kib, "kib_per_session": per,
             "fds_per_session": self.fds_after.saturating_sub(self.fds_before) as f64 / n as f64,
             "connect_cpu_ms_per_session": self.connect_cpu_ms / n as f64,
+            "connect_sys_ms_per_session": self.connect_sys_ms / n as f64,
+            "connect_helpers_ms_per_session": self.connect_helpers_ms / n as f64,
+            "connect_switches_per_session": self.connect_switches / n as f64,
             "drain_ms": self.drain_ms})
     }
 }

@@ -1,12 +1,12 @@
 //! A spawned CLI process: its own group, piped stdio, reaped on every path.
 
-use std::process::Child;
 use std::time::Duration;
 
 use tokio::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::group::kill_group_raw;
-use super::{ExitInfo, Signal, registry, threads};
+use super::threads::{self, Spawned};
+use super::{ExitInfo, Signal, registry};
 
 /// A spawned CLI: own process group, piped stdio.
 ///
@@ -31,8 +31,6 @@ pub struct ChildProcess {
 /// The group leader and its exit status once reaped.
 #[derive(Debug)]
 struct Leader {
-    /// `None` only after `Drop` handed it over.
-    child: Option<Child>,
     pid: u32,
     exit: Option<ExitInfo>,
 }
@@ -42,13 +40,9 @@ impl Leader {
         if let Some(exit) = self.exit {
             return Ok(Some(exit));
         }
-        let Some(child) = self.child.as_mut() else {
+        let Some(exit) = threads::try_reap(self.pid)? else {
             return Ok(None);
         };
-        let Some(status) = child.try_wait()? else {
-            return Ok(None);
-        };
-        let exit = ExitInfo::from(status);
         self.exit = Some(exit);
         registry::remove(self.pid);
         Ok(Some(exit))
@@ -97,25 +91,24 @@ impl ChildProcess {
     /// Wraps a freshly spawned child. Must run inside a tokio runtime with
     /// IO enabled (the pipes, and later the pidfd, register with its
     /// reactor). On error the child is killed and reaped by `Drop`.
-    pub(super) fn from_std(mut child: Child, label: Option<String>) -> std::io::Result<Self> {
-        let pid = child.id();
+    pub(super) fn new(spawned: Spawned, label: Option<String>) -> std::io::Result<Self> {
+        let Spawned {
+            pid,
+            stdin,
+            stdout,
+            stderr,
+        } = spawned;
         registry::insert(pid, pid, label);
-        let (stdin, stdout, stderr) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let mut this = Self {
-            leader: Leader {
-                child: Some(child),
-                pid,
-                exit: None,
-            },
+            leader: Leader { pid, exit: None },
             waiter: None,
             stdin: None,
             stdout: None,
             stderr: None,
         };
-        this.stdin = stdin.map(ChildStdin::from_std).transpose()?;
-        this.stdout = stdout.map(ChildStdout::from_std).transpose()?;
-        this.stderr = stderr.map(ChildStderr::from_std).transpose()?;
+        this.stdin = Some(ChildStdin::from_std(stdin.into())?);
+        this.stdout = Some(ChildStdout::from_std(stdout.into())?);
+        this.stderr = Some(ChildStderr::from_std(stderr.into())?);
         Ok(this)
     }
 
@@ -221,9 +214,9 @@ impl ChildProcess {
 
 impl Drop for ChildProcess {
     fn drop(&mut self) {
-        match (self.leader.exit, self.leader.child.take()) {
-            (None, Some(child)) => threads::kill_and_reap(child),
-            _ => {
+        match self.leader.exit {
+            None => threads::kill_and_reap(self.leader.pid),
+            Some(_) => {
                 let _ = kill_group_raw(self.leader.pid, Signal::Kill);
                 super::keeper::forget(self.leader.pid);
             }

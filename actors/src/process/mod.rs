@@ -10,9 +10,12 @@
 //! - **Nothing outlives the host.** A small keeper process (see
 //!   [`keeper_pid`]), started at the first spawn, SIGKILLs every registered
 //!   CLI process group when the host dies, however it dies. Spawns therefore
-//!   need no `pre_exec` hook, and std starts the CLI with `posix_spawn`
-//!   (vfork-style: the host's page tables are not copied). Set
-//!   [`ProcessSpec::parent_death_signal`] to `false` to opt out.
+//!   need no `pre_exec` hook, and the CLI starts with `posix_spawn`
+//!   (vfork-style: the host's page tables are not copied). On glibc that
+//!   call is made here, with an environment block that points into ours
+//!   instead of the copy std's `Command` makes of it (`direct_spawn.rs`),
+//!   on the caller's thread. Set [`ProcessSpec::parent_death_signal`] to
+//!   `false` to opt out.
 //! - **One spawner thread.** Where no keeper can run, the child gets
 //!   `SIGKILL` when its parent dies (`PR_SET_PDEATHSIG`, set in a `pre_exec`
 //!   hook, so std forks). The kernel fires that signal when the *thread*
@@ -52,6 +55,8 @@
 
 mod child;
 mod control;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod direct_spawn;
 mod exit;
 mod group;
 mod keeper;
@@ -81,6 +86,19 @@ pub async fn spawn(spec: ProcessSpec) -> std::io::Result<ChildProcess> {
         )));
     }
     let kept = spec.parent_death_signal && keeper::ensure();
-    let child = threads::spawn_on_spawner(spec.command(kept), kept).await?;
-    ChildProcess::from_std(child, spec.session_label)
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    if let Some(direct) = direct_spawn::DirectSpawn::prepare(&spec, kept) {
+        // Here, on the caller's thread: `posix_spawn` returns as soon as the
+        // child has called `exec` (the parent waits on a vfork), a bounded
+        // call like the one tokio's `process::Command::spawn` makes on a
+        // worker. The hop to the spawner thread and back cost two thread
+        // wake-ups per session, most of the context switches of a connect.
+        let spawned = direct?.spawn()?;
+        if kept {
+            keeper::register(spawned.pid);
+        }
+        return ChildProcess::new(spawned, spec.session_label);
+    }
+    let spawned = threads::spawn_on_spawner(spec.command(kept), kept).await?;
+    ChildProcess::new(spawned, spec.session_label)
 }

@@ -3,21 +3,61 @@
 //! Spawner: Linux delivers the parent-death signal when the *thread* that
 //! forked the child exits, not the process. Spawning from tokio workers (or
 //! `spawn_blocking` threads, which retire when idle) would kill CLIs at
-//! random, so every spawn goes through one lazily started thread that never
-//! exits.
+//! random, so every spawn through std's `Command` (the parent-death hook, a
+//! user switch, a `PATH` search) goes through one lazily started thread that
+//! never exits. A direct `posix_spawn` (`direct_spawn.rs`) sets no such
+//! signal and runs on the caller's thread.
 //!
 //! Reaper: a dropped, still-running child is sent `SIGKILL` and handed here;
-//! the thread polls it with `try_wait` until it is reaped, so no zombie
-//! stays even if the owner could not wait.
+//! the thread polls it with `waitpid` until it is reaped, so no zombie stays
+//! even if the owner could not wait.
 
-use std::process::{Child, Command};
+use std::os::fd::OwnedFd;
+use std::process::Command;
 use std::sync::mpsc;
 use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use tokio::sync::oneshot;
 
-type SpawnReply = oneshot::Sender<std::io::Result<Child>>;
+use super::exit::ExitInfo;
+
+/// A spawned child as the spawner hands it over: its pid and the parent's
+/// ends of its three pipes. Nothing else holds the pid: it is reaped with
+/// `waitpid` by its `ChildProcess`, or by the reaper.
+#[derive(Debug)]
+pub(super) struct Spawned {
+    pub(super) pid: u32,
+    pub(super) stdin: OwnedFd,
+    pub(super) stdout: OwnedFd,
+    pub(super) stderr: OwnedFd,
+}
+
+/// Spawns `cmd` with std and keeps its pid and pipes.
+fn spawn_std(cmd: &mut Command) -> std::io::Result<Spawned> {
+    let mut child = cmd.spawn()?;
+    let pid = child.id();
+    let pipes = (child.stdin.take(), child.stdout.take(), child.stderr.take());
+    // std's `Child` owns nothing else: dropping it neither kills nor reaps,
+    // so the pid is ours to wait for.
+    drop(child);
+    match pipes {
+        (Some(stdin), Some(stdout), Some(stderr)) => Ok(Spawned {
+            pid,
+            stdin: stdin.into(),
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+        }),
+        _ => {
+            kill_and_reap(pid);
+            Err(std::io::Error::other(
+                "a spawned child is missing a stdio pipe",
+            ))
+        }
+    }
+}
+
+type SpawnReply = oneshot::Sender<std::io::Result<Spawned>>;
 
 /// A command, whether the keeper guards its group, and where to answer.
 type SpawnJob = (Command, bool, SpawnReply);
@@ -29,7 +69,7 @@ fn thread_gone() -> std::io::Error {
 /// Spawns `cmd` on the spawner thread; with `kept`, its group is registered
 /// with the keeper before the caller hears of it. If the caller stops
 /// waiting, the child is killed and reaped rather than leaked.
-pub(super) async fn spawn_on_spawner(cmd: Command, kept: bool) -> std::io::Result<Child> {
+pub(super) async fn spawn_on_spawner(cmd: Command, kept: bool) -> std::io::Result<Spawned> {
     static SPAWNER: OnceLock<Mutex<mpsc::Sender<SpawnJob>>> = OnceLock::new();
     let (reply, answer) = oneshot::channel();
     let sender = SPAWNER.get_or_init(|| Mutex::new(start_spawner()));
@@ -48,13 +88,13 @@ fn start_spawner() -> mpsc::Sender<SpawnJob> {
         .spawn(move || {
             // The sender lives in a static, so this loop never ends.
             while let Ok((mut cmd, kept, reply)) = rx.recv() {
-                let spawned = cmd.spawn();
+                let spawned = spawn_std(&mut cmd);
                 if let (Ok(child), true) = (&spawned, kept) {
-                    super::keeper::register(child.id());
+                    super::keeper::register(child.pid);
                 }
                 if let Err(Ok(child)) = reply.send(spawned) {
                     // The caller went away mid-spawn.
-                    kill_and_reap(child);
+                    kill_and_reap(child.pid);
                 }
             }
         });
@@ -64,35 +104,43 @@ fn start_spawner() -> mpsc::Sender<SpawnJob> {
     tx
 }
 
+/// Reaps `pid` if it has exited: `Ok(Some(..))` once reaped, `Ok(None)`
+/// while it runs. A pid that is not our child (already reaped) is an error.
+pub(super) fn try_reap(pid: u32) -> std::io::Result<Option<ExitInfo>> {
+    let pid = rustix::process::Pid::from_raw(pid as i32).ok_or(rustix::io::Errno::INVAL)?;
+    let waited = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG)?;
+    Ok(waited.map(|(_, status)| {
+        use std::os::unix::process::ExitStatusExt;
+        ExitInfo::from(std::process::ExitStatus::from_raw(status.as_raw()))
+    }))
+}
+
 /// SIGKILLs the child's group and reaps it, without blocking the caller.
-pub(super) fn kill_and_reap(mut child: Child) {
-    let _ = super::group::kill_group_raw(child.id(), super::Signal::Kill);
-    super::keeper::forget(child.id());
-    match child.try_wait() {
-        Ok(Some(_)) | Err(_) => super::registry::remove(child.id()),
-        Ok(None) => hand_to_reaper(child),
+pub(super) fn kill_and_reap(pid: u32) {
+    let _ = super::group::kill_group_raw(pid, super::Signal::Kill);
+    super::keeper::forget(pid);
+    match try_reap(pid) {
+        Ok(Some(_)) | Err(_) => super::registry::remove(pid),
+        Ok(None) => hand_to_reaper(pid),
     }
 }
 
 /// Hands a child whose exit is imminent (it was sent `SIGKILL`) to the reaper.
-pub(super) fn hand_to_reaper(child: Child) {
-    static REAPER: OnceLock<Mutex<mpsc::Sender<Child>>> = OnceLock::new();
+pub(super) fn hand_to_reaper(pid: u32) {
+    static REAPER: OnceLock<Mutex<mpsc::Sender<u32>>> = OnceLock::new();
     let sender = REAPER.get_or_init(|| Mutex::new(start_reaper()));
-    let sent = sender.lock().unwrap_or_else(|e| e.into_inner()).send(child);
-    if let Err(mpsc::SendError(child)) = sent {
-        tracing::warn!(
-            pid = child.id(),
-            "reaper thread is gone; child may stay a zombie"
-        );
+    let sent = sender.lock().unwrap_or_else(|e| e.into_inner()).send(pid);
+    if let Err(mpsc::SendError(pid)) = sent {
+        tracing::warn!(pid, "reaper thread is gone; child may stay a zombie");
     }
 }
 
-fn start_reaper() -> mpsc::Sender<Child> {
-    let (tx, rx) = mpsc::channel::<Child>();
+fn start_reaper() -> mpsc::Sender<u32> {
+    let (tx, rx) = mpsc::channel::<u32>();
     let started = std::thread::Builder::new()
         .name("claude-agent-reaper".into())
         .spawn(move || {
-            let mut pending: Vec<Child> = Vec::new();
+            let mut pending: Vec<u32> = Vec::new();
             let mut pause = Duration::from_millis(1);
             loop {
                 let next = if pending.is_empty() {
@@ -101,8 +149,8 @@ fn start_reaper() -> mpsc::Sender<Child> {
                     rx.recv_timeout(pause)
                 };
                 match next {
-                    Ok(child) => {
-                        pending.push(child);
+                    Ok(pid) => {
+                        pending.push(pid);
                         pause = Duration::from_millis(1);
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -111,10 +159,10 @@ fn start_reaper() -> mpsc::Sender<Child> {
                     Err(mpsc::RecvTimeoutError::Disconnected) if pending.is_empty() => return,
                     Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(pause),
                 }
-                pending.retain_mut(|child| match child.try_wait() {
+                pending.retain(|pid| match try_reap(*pid) {
                     Ok(None) => true,
                     Ok(Some(_)) | Err(_) => {
-                        super::registry::remove(child.id());
+                        super::registry::remove(*pid);
                         false
                     }
                 });
