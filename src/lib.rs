@@ -109,6 +109,7 @@ mod random;
 mod session_id;
 #[cfg(feature = "sessions")]
 pub mod sessions;
+pub mod settings;
 #[cfg(feature = "store")]
 pub mod store;
 #[cfg(feature = "telemetry")]
