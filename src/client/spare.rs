@@ -12,6 +12,9 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "spare_commands.rs"]
+mod commands;
+
 use serde_json::{Map, Value};
 
 use super::{Client, ClientBuilder};
@@ -31,6 +34,9 @@ pub struct Spare {
     /// The parking directory this spare made (and removes), if it made one.
     parking: Option<PathBuf>,
     sdk_servers: Vec<String>,
+    /// The commands of the last `commands_changed` frame read before the
+    /// claim ([`Spare::next_commands_change`]).
+    latest_commands: Option<Vec<crate::protocol::SlashCommand>>,
 }
 
 impl std::fmt::Debug for Spare {
@@ -180,6 +186,7 @@ impl ClientBuilder {
                 client,
                 parking,
                 sdk_servers,
+                latest_commands: None,
             }),
             Err(e) => {
                 if let Some(dir) = parking {
