@@ -12,16 +12,16 @@ impl ResolvedSettings {
     /// `effective` and `sources` as a `get_settings` reply carries them,
     /// with the CLI's source names (`userSettings`, ..., `policySettings`).
     pub fn to_report(&self) -> SettingsReport {
-        let mut report = SettingsReport::default();
-        report.effective = Some(self.effective.clone());
-        let sources = self.sources.iter().map(|s| {
-            let mut source = SettingsSource::default();
-            source.source = Some(s.source.cli_name().to_owned());
-            source.settings = Some(s.settings.clone());
-            source.path = s.path.as_ref().map(|p| p.display().to_string());
-            source
+        let sources = self.sources.iter().map(|s| SettingsSource {
+            source: Some(s.source.cli_name().to_owned()),
+            settings: Some(s.settings.clone()),
+            path: s.path.as_ref().map(|p| p.display().to_string()),
+            ..SettingsSource::default()
         });
-        report.sources = Some(sources.collect());
-        report
+        SettingsReport {
+            effective: Some(self.effective.clone()),
+            sources: Some(sources.collect()),
+            ..SettingsReport::default()
+        }
     }
 }
