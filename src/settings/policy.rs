@@ -4,7 +4,10 @@
 //! restrictive part, and only while neither administrator's source
 //! applies). Two things of a lower administrator's source still count: its
 //! `env`, under the winner's, and a longer `cleanupPeriodDays` (applied by
-//! the cascade).
+//! the cascade). A winner that says `parentSettingsBehavior: "merge"` takes
+//! the parent's restrictive part under its own settings. Not built:
+//! `managedSourcesBehavior: "merge"` (every administrator's source merged,
+//! each key by its own rule), read as the default, the winner alone.
 
 use serde_json::{Map, Value};
 
@@ -58,14 +61,14 @@ pub(crate) fn compose(inputs: &PolicyInputs) -> Option<PolicyTier> {
             }
         }
         return Some(PolicyTier {
-            settings,
+            settings: with_parent(settings, inputs.parent.as_ref()),
             origin: PolicyOrigin::Remote,
             lower_cleanup,
         });
     }
     if let Some(settings) = file {
         return Some(PolicyTier {
-            settings,
+            settings: with_parent(settings, inputs.parent.as_ref()),
             origin: PolicyOrigin::File,
             lower_cleanup: None,
         });
@@ -76,6 +79,22 @@ pub(crate) fn compose(inputs: &PolicyInputs) -> Option<PolicyTier> {
         origin: PolicyOrigin::Parent,
         lower_cleanup: None,
     })
+}
+
+/// An administrator's `winner` with the parent's restrictive part merged
+/// under it, when the winner asks for that; else `winner` alone.
+fn with_parent(
+    winner: Map<String, Value>,
+    parent: Option<&Map<String, Value>>,
+) -> Map<String, Value> {
+    let merge = winner.get("parentSettingsBehavior").and_then(Value::as_str) == Some("merge");
+    match parent.map(restrictive_part) {
+        Some(mut merged) if merge && !merged.is_empty() => {
+            merge_into(&mut merged, &winner);
+            merged
+        }
+        _ => winner,
+    }
 }
 
 const CLEANUP: &str = "cleanupPeriodDays";
