@@ -22,8 +22,8 @@
 //! What is not read: macOS configuration profiles (`plutil`) and the
 //! Windows registry (`reg.exe`), the admin-configured `policyHelper`
 //! program (the TS SDK does not run it either), and the CLI's cached
-//! `remote-settings.json` (the TS SDK takes it only for a signed-in
-//! account whose signature checks; pass a fresher copy as
+//! `remote-settings.json` (the TS SDK does not read one without its
+//! signature either; pass the organisation's settings as
 //! [`server_managed_settings`](ResolveSettingsOptions::server_managed_settings)).
 //! Values are not checked against the CLI's settings schema: a file the
 //! CLI refuses for a wrong value (say `"cleanupPeriodDays": "soon"`) is
