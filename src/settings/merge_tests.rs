@@ -294,3 +294,38 @@ fn the_report_shape_carries_the_clis_source_names_for_the_trust_filter() {
     let filtered = crate::options::filter_escalating_default_mode(&report);
     assert_eq!(filtered, obj(json!({"permissions": {"allow": ["Read"]}})));
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn any_file_content_resolves_and_a_non_object_is_skipped(
+        bytes in prop::collection::vec(any::<u8>(), 0..64),
+        text in "[\\[\\]{}\":,a-z0-9 ]{0,24}",
+    ) {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir_all(d.join("project/.claude")).unwrap();
+        std::fs::create_dir_all(d.join("managed/managed-settings.d")).unwrap();
+        std::fs::write(d.join("project/.claude/settings.json"), &bytes).unwrap();
+        std::fs::write(d.join("project/.claude/settings.local.json"), &text).unwrap();
+        std::fs::write(d.join("managed/managed-settings.d/a.json"), &text).unwrap();
+        let mut options = ResolveSettingsOptions::new(d.join("project"));
+        options.config_dir = Some(d.join("config"));
+        options.managed_dir = Some(d.join("managed"));
+        let out = resolve_settings(&options).unwrap();
+        let is_object = |raw: &[u8]| {
+            std::str::from_utf8(raw)
+                .ok()
+                .and_then(|t| serde_json::from_str::<Value>(t.trim_start_matches('\u{feff}')).ok())
+                .is_some_and(|v| v.is_object())
+        };
+        for source in &out.sources {
+            let raw = match source.source {
+                ResolvedSettingSource::Project => bytes.as_slice(),
+                _ => text.as_bytes(),
+            };
+            prop_assert!(is_object(raw), "{:?} came from a non-object", source.source);
+        }
+    }
+}
