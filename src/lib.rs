@@ -80,7 +80,8 @@
 //!
 //! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
 //! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
-//! servers: these are the default build. The rest is behind features, so a
+//! servers, [`settings`] for the settings a session would see, resolved
+//! without starting one: these are the default build. The rest is behind features, so a
 //! program compiles only what it uses: `Host` (feature `host`) for many
 //! sessions with quotas and drain, `store` (feature `store`) and `sessions`
 //! (feature `sessions`) for transcripts that outlive a machine,
@@ -109,6 +110,7 @@ mod random;
 mod session_id;
 #[cfg(feature = "sessions")]
 pub mod sessions;
+pub mod settings;
 #[cfg(feature = "store")]
 pub mod store;
 #[cfg(feature = "telemetry")]

@@ -1,7 +1,8 @@
 //! `ClientBuilder::prewarm` against the real CLI 2.1.332: a spare parked
 //! with `--await-claim` in a private directory is claimed for a directory
 //! chosen later, reads that directory's `CLAUDE.md` for its first turn and
-//! leaves no parking directory; a refused claim leaves nothing running.
+//! leaves no parking directory; a refused claim leaves nothing running;
+//! a parked spare reports its slash commands and their changes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 mod real_cli;
@@ -171,5 +172,48 @@ async fn a_claims_settings_overlay_is_in_force_for_the_first_turn() {
     client.send("hi").await.unwrap();
     turn(&client).await;
     assert_eq!(rig.server.main_requests()[0].model(), Some("test-model-b"));
+    shutdown(&client).await;
+}
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn a_parked_spare_reports_its_commands_and_each_change_before_the_claim() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let mut spare = park(&rig, rig.options()).await;
+    let names = |list: &[claude_agent::protocol::SlashCommand]| -> Vec<String> {
+        list.iter().filter_map(|c| c.name.clone()).collect()
+    };
+    let initial = names(&spare.commands().unwrap());
+    assert!(initial.iter().any(|n| n == "compact"), "{initial:?}");
+    assert!(!initial.iter().any(|n| n == "parked-skill"), "{initial:?}");
+
+    // A user skill that appears while the spare is parked.
+    let skill = rig.home.path().join(".claude/skills/parked-skill");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: parked-skill\ndescription: Found while parked.\n---\nSay hello.\n",
+    )
+    .unwrap();
+    spare.client().reload_skills().await.unwrap();
+    let changed = tokio::time::timeout(real_cli::TURN, spare.next_commands_change())
+        .await
+        .expect("a commands_changed frame")
+        .unwrap()
+        .expect("the spare is still running");
+    assert!(
+        names(&changed).iter().any(|n| n == "parked-skill"),
+        "{changed:?}"
+    );
+    assert_eq!(
+        spare.commands().unwrap(),
+        changed,
+        "the latest list replaces the first"
+    );
+
+    let (client, reply) = spare.claim(Claim::new(rig.cwd.path())).await.unwrap();
+    assert_eq!(reply.status.as_deref(), Some("ok"), "{reply:?}");
     shutdown(&client).await;
 }

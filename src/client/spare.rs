@@ -12,12 +12,17 @@
 
 use std::path::{Path, PathBuf};
 
+#[path = "spare_commands.rs"]
+mod commands;
+
 use serde_json::{Map, Value};
 
 use super::{Client, ClientBuilder};
 use crate::Result;
 use crate::extensions::SessionReport;
-use crate::options::{AgentDefinition, McpServerConfig, McpServers, PermissionMode};
+use crate::options::{
+    AgentDefinition, McpServerConfig, McpServers, PermissionMode, WorkspaceTrust,
+};
 use crate::protocol::{ClaimReply, ClaimSession, ControlRequestPayload};
 
 /// A started CLI parked until [`claim`](Self::claim) gives it a session.
@@ -29,6 +34,9 @@ pub struct Spare {
     /// The parking directory this spare made (and removes), if it made one.
     parking: Option<PathBuf>,
     sdk_servers: Vec<String>,
+    /// The commands of the last `commands_changed` frame read before the
+    /// claim ([`Spare::next_commands_change`]).
+    latest_commands: Option<Vec<crate::protocol::SlashCommand>>,
 }
 
 impl std::fmt::Debug for Spare {
@@ -73,6 +81,10 @@ pub struct Claim {
     /// `apply_flag_settings` right after the claim, as TS sends it beside
     /// `claim_session`.
     pub settings: Option<Map<String, Value>>,
+    /// The user accepted a trust dialog for the claimed directory, sent in
+    /// `claim_session` as `workspace_trust` (only when accepted, with an
+    /// absolute directory).
+    pub workspace_trust: Option<WorkspaceTrust>,
 }
 
 impl Claim {
@@ -126,6 +138,12 @@ impl Claim {
         self
     }
 
+    /// Sets the trust attestation for the claimed directory.
+    pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
+        self.workspace_trust = Some(trust);
+        self
+    }
+
     /// Sets the claimed session's thinking budget.
     pub fn max_thinking_tokens(mut self, tokens: u64) -> Self {
         self.max_thinking_tokens = Some(tokens);
@@ -157,6 +175,10 @@ impl ClientBuilder {
             }
         };
         options.extra_args.push(("await-claim".to_owned(), None));
+        // A per-session attestation: the claim carries it, as in TS.
+        if options.workspace_trust.take().is_some() {
+            tracing::warn!("prewarm: workspace_trust is not sent to a spare; pass it in the Claim");
+        }
         self.options = std::sync::Arc::new(options);
         let sdk_servers = sdk_server_names(&self);
         match self.connect().await {
@@ -164,6 +186,7 @@ impl ClientBuilder {
                 client,
                 parking,
                 sdk_servers,
+                latest_commands: None,
             }),
             Err(e) => {
                 if let Some(dir) = parking {
@@ -287,6 +310,10 @@ fn claim_request(claim: &Claim, sdk_servers: &[String]) -> ClaimSession {
         title: claim.title.clone(),
         sdk_mcp_servers: Some(sdk_servers.to_vec()),
         include_initialize: Some(true),
+        workspace_trust: claim
+            .workspace_trust
+            .as_ref()
+            .and_then(WorkspaceTrust::claim_value),
         ..ClaimSession::default()
     }
 }

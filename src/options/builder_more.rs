@@ -6,7 +6,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::{Options, PermissionPrompts, PluginDelivery, ToolConfig};
+use super::{Options, PermissionPrompts, PluginDelivery, ToolConfig, WorkspaceTrust};
 
 impl Options {
     /// The trusted checkout `cwd` is a worktree of (absolute path).
@@ -99,6 +99,13 @@ impl Options {
     /// Bound on each session-store call while restoring a session.
     pub fn load_timeout(mut self, timeout: Duration) -> Self {
         self.load_timeout = Some(timeout);
+        self
+    }
+
+    /// The user accepted a trust dialog for the session's directory
+    /// (`workspaceTrust` in `initialize`).
+    pub fn workspace_trust(mut self, trust: WorkspaceTrust) -> Self {
+        self.workspace_trust = Some(trust);
         self
     }
 }

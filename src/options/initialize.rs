@@ -9,7 +9,7 @@ impl Options {
     /// `{"subtype": "initialize", "hooks": ...}` plus, when set, `agents`,
     /// `excludeDynamicSections`, `systemPrompt` (blocks),
     /// `systemPromptSnapshot`, `planModeInstructions`, `toolAliases`,
-    /// `title`, `promptSuggestions`, `agentProgressSummaries`,
+    /// `title`, `workspaceTrust`, `promptSuggestions`, `agentProgressSummaries`,
     /// `perTaskStopAffordance: true`, `plugins` (with
     /// [`PluginDelivery::Initialize`](super::PluginDelivery)), `skills` (a
     /// list only), `mcpServers` (the external servers, see
@@ -102,6 +102,13 @@ impl Options {
         }
         if let Some(title) = &self.title {
             req.insert("title".into(), title.clone().into());
+        }
+        if let Some(trust) = self
+            .workspace_trust
+            .as_ref()
+            .and_then(|t| t.initialize_value())
+        {
+            req.insert("workspaceTrust".into(), trust);
         }
         if let Some(on) = self.prompt_suggestions {
             req.insert("promptSuggestions".into(), on.into());

@@ -58,6 +58,7 @@ mod sandbox;
 mod tool_config;
 mod types;
 mod validate;
+mod workspace_trust;
 
 #[cfg(test)]
 mod argv_tests;
@@ -69,6 +70,8 @@ mod later_options_tests;
 mod newer_options_tests;
 #[cfg(test)]
 mod validate_tests;
+#[cfg(test)]
+mod workspace_trust_tests;
 
 pub use agent::AgentDefinition;
 pub use command::{CliCommand, CommandContext};
@@ -85,6 +88,7 @@ pub use types::{
     SYSTEM_PROMPT_DYNAMIC_BOUNDARY, SettingSource, Settings, Skills, SystemPrompt, Thinking,
     ThinkingDisplay, Tools,
 };
+pub use workspace_trust::WorkspaceTrust;
 
 use serde_json::Value;
 use std::ffi::OsString;
@@ -268,6 +272,12 @@ pub struct Options {
     /// Bound on each session-store call while restoring a session before
     /// the spawn (`loadTimeoutMs`); unset: 60 s.
     pub load_timeout: Option<Duration>,
+    /// The host's word that the user accepted a trust dialog for the
+    /// session's directory (`workspaceTrust` in `initialize`); the CLI
+    /// persists the grant as its own dialog would. Not sent by
+    /// [`ClientBuilder::prewarm`](crate::ClientBuilder::prewarm): a spare
+    /// takes it at the claim ([`Claim::workspace_trust`](crate::client::Claim::workspace_trust)).
+    pub workspace_trust: Option<WorkspaceTrust>,
 }
 
 impl Options {

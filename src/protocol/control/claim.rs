@@ -30,6 +30,9 @@ wire_struct! {
         sdk_mcp_servers: opt Vec<String> = "sdk_mcp_servers",
         /// Ask for the claimed session's `initialize`-shaped payload.
         include_initialize: opt bool = "include_initialize",
+        /// The host's trust attestation for the claimed directory,
+        /// `{accepted: true, directory}`, as `initialize.workspaceTrust`.
+        workspace_trust: opt Value = "workspace_trust",
     }
 }
 
@@ -50,5 +53,8 @@ wire_struct! {
         /// The claimed session's `initialize`-shaped payload (commands,
         /// agents, models, ...), when asked for.
         initialize: opt Map<String, Value> = "initialize",
+        /// Whether the claim's `workspace_trust` was persisted as a trust
+        /// grant; absent when none was sent.
+        workspace_trust_recorded: opt bool = "workspace_trust_recorded",
     }
 }

@@ -88,6 +88,9 @@ wire_struct! {
         hooks_applied: opt bool = "hooks_applied",
         /// `true` when the CLI honors `onFailure` on hook matchers.
         hook_on_failure_supported: opt bool = "hook_on_failure_supported",
+        /// Whether the request's `workspaceTrust` was persisted as a trust
+        /// grant for the session's directory; absent when none was sent.
+        workspace_trust_recorded: opt bool = "workspace_trust_recorded",
     }
 }
 

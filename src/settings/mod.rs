@@ -1,0 +1,85 @@
+//! The effective Claude Code settings, resolved without starting the CLI:
+//! the TypeScript SDK's `resolveSettings`, for a host that wants to know
+//! what configuration a session would see (its model, permission rules,
+//! `env`, the organisation's policy) before it starts one.
+//!
+//! The sources, lowest precedence first:
+//!
+//! | tier | where |
+//! |---|---|
+//! | `user` | `settings.json` in `CLAUDE_CONFIG_DIR`, else `~/.claude` |
+//! | `project` | `<cwd>/.claude/settings.json` |
+//! | `local` | `<cwd>/.claude/settings.local.json` |
+//! | `flag` | [`ResolveSettingsOptions::flag_settings`] (`--settings`) |
+//! | `managed` | the policy tier: server-managed settings, else `managed-settings.json` with `managed-settings.d/*.json`, else a parent's `managedSettings` (restrictive keys only) |
+//!
+//! Objects merge deeply, lists concatenate without repeats, anything else
+//! the higher tier replaces; `deniedModels` comes from the policy tier
+//! only, which also replaces `availableModels`. A file that is missing or
+//! empty is absent; one that is not a JSON object is skipped with a
+//! warning.
+//!
+//! What is not read: macOS configuration profiles (`plutil`) and the
+//! Windows registry (`reg.exe`), the admin-configured `policyHelper`
+//! program (the TS SDK does not run it either), and the CLI's cached
+//! `remote-settings.json` (the TS SDK does not read one without its
+//! signature either; pass the organisation's settings as
+//! [`server_managed_settings`](ResolveSettingsOptions::server_managed_settings)).
+//! Values are not checked against the CLI's settings schema: a file the
+//! CLI refuses for a wrong value (say `"cleanupPeriodDays": "soon"`) is
+//! merged here, where the CLI and the TS SDK skip it whole.
+//!
+//! ```no_run
+//! use claude_agent::settings::{ResolveSettingsOptions, resolve_settings};
+//!
+//! let resolved = resolve_settings(&ResolveSettingsOptions::new("/srv/repo"))?;
+//! println!("model: {:?}", resolved.effective.get("model"));
+//! for (key, from) in &resolved.provenance {
+//!     println!("{key} from {:?}", from.source);
+//! }
+//! # Ok::<(), claude_agent::settings::SettingsError>(())
+//! ```
+
+mod cascade;
+mod error;
+mod merge;
+mod policy;
+mod read;
+mod report;
+mod restrictive;
+mod types;
+
+#[cfg(test)]
+mod merge_tests;
+#[cfg(test)]
+mod ts_cases_tests;
+
+pub use error::SettingsError;
+pub use types::{
+    MachinePolicy, PolicyKind, PolicyOrigin, ProvenanceEntry, ResolveSettingsOptions,
+    ResolvedSettingSource, ResolvedSettings, SourceSettings,
+};
+
+/// Resolves the settings a CLI started with `options` would see, without
+/// starting one.
+///
+/// This reads files and so blocks: from async code call it in
+/// `tokio::task::spawn_blocking`.
+pub fn resolve_settings(
+    options: &ResolveSettingsOptions,
+) -> Result<ResolvedSettings, SettingsError> {
+    let cwd = match &options.cwd {
+        Some(cwd) if cwd.is_absolute() => cwd.clone(),
+        other => {
+            let here = std::env::current_dir().map_err(SettingsError::CurrentDir)?;
+            other.as_ref().map_or(here.clone(), |rel| here.join(rel))
+        }
+    };
+    let config_dir = options.config_dir.clone().or_else(read::default_config_dir);
+    let managed_dir = options
+        .managed_dir
+        .clone()
+        .unwrap_or_else(read::default_managed_dir);
+    let read = read::read_sources(options, &cwd, config_dir.as_deref(), &managed_dir);
+    Ok(cascade::cascade(read))
+}
