@@ -65,6 +65,7 @@ pub use session::config::{
 pub use session::frame::Frame;
 pub use session::handle::Session;
 pub use session::live_sessions::{SessionInfo, live_sessions};
+pub use session::start::StartFuture;
 pub use session::stream::FrameStream;
 pub use session::tap::{WireDirection, WireTap};
 pub use supervisor::shutdown::ladder::{

@@ -148,9 +148,9 @@ impl ClientBuilder {
         let (user, observers) = (start.user, start.decision_observers);
         let (config, builder) = self.session_config(command, user, observers)?;
         let config = extensions.list.configure(config)?;
-        // Boxed: the runtime's start (four actors' spawns) would otherwise sit
-        // inline in every connect future, copied whole each time one is spawned.
-        let (session, frames) = Box::pin(Session::start(config)).await?;
+        // Boxed by the runtime: the four actors' start-up does not sit inline
+        // in every connect future, copied whole each time one is spawned.
+        let (session, frames) = Session::start(config).await?;
         let transcript = extensions.transcript.as_ref().and_then(|t| t.recorder());
         #[cfg(feature = "store")]
         let mirror_errors = extensions.mirror.as_ref().and_then(|m| m.take_errors());

@@ -73,19 +73,34 @@ fn parse_json_seed<'a, S: DeserializeSeed<'a>>(
     }
     notes::reset();
     // Validating UTF-8 once over the whole line is cheaper than serde_json
-    // validating each string separately; invalid input takes the byte path
-    // so the error carries serde_json's position.
-    let result = match std::str::from_utf8(body) {
-        Ok(text) => {
-            let mut de = serde_json::Deserializer::from_str(text);
-            seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-        }
-        Err(_) => {
-            let mut de = serde_json::Deserializer::from_slice(body);
-            seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v))
-        }
+    // validating each string separately. It also keeps one reader type: the
+    // typed seed is compiled for `StrRead` only, as the replayed members are
+    // (a second reader would compile every message type's decoder twice).
+    let Ok(text) = std::str::from_utf8(body) else {
+        return Err(invalid_utf8(body, line));
     };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let result = seed.deserialize(&mut de).and_then(|v| de.end().map(|()| v));
     result.map_err(|e| from_serde(&e, line))
+}
+
+/// A line that is not UTF-8 is malformed JSON (JSON allows other bytes
+/// nowhere): serde_json's untyped pass over the bytes says where.
+#[cold]
+fn invalid_utf8(body: &[u8], line: &[u8]) -> ParseError {
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Err(e) => from_serde(&e, line),
+        // Unreachable: a string that is not UTF-8 fails that pass.
+        Ok(_) => ParseError::Malformed {
+            line: 1,
+            column: std::str::from_utf8(body)
+                .err()
+                .map_or(0, |e| e.valid_up_to())
+                + 1,
+            reason: "invalid unicode code point".to_owned(),
+            prefix: prefix_of(line),
+        },
+    }
 }
 
 /// Trims what JSON calls whitespace (not all ASCII whitespace: a form

@@ -24,6 +24,11 @@ use crate::supervisor::shutdown::ladder::{ShutdownCause, ShutdownReport};
 use crate::supervisor::{SessionSupervisor, SupervisorArgs};
 use crate::transport::stdin_queue;
 
+/// What [`Session::start`] returns.
+pub type StartFuture = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<(Session, FrameStream), StartError>> + Send>,
+>;
+
 /// Shuts the tree down if `Session::start` is dropped half-way.
 struct StartGuard(Option<ActorRef<SupervisorMsg>>);
 
@@ -54,7 +59,15 @@ impl Session {
     /// timeout). On any failure everything is torn down (the process
     /// reaped) before the error is returned. Dropping this future half-way
     /// shuts down whatever was started, in the background.
-    pub async fn start(config: SessionConfig) -> Result<(Session, FrameStream), StartError> {
+    ///
+    /// The future is boxed here: an `async fn`'s state machine is compiled
+    /// again in every crate that awaits it, and this one holds the whole
+    /// session tree's start-up (ractor's and tokio's code for five actors).
+    pub fn start(config: SessionConfig) -> StartFuture {
+        Box::pin(Self::start_tree(config))
+    }
+
+    async fn start_tree(config: SessionConfig) -> Result<(Session, FrameStream), StartError> {
         let init_timeout = config.effective_initialize_timeout();
         let mut init = config.initialize;
         match init.get("subtype") {
