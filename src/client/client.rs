@@ -5,7 +5,6 @@ use std::time::Duration;
 #[cfg(feature = "transcript")]
 use std::time::{Instant, SystemTime};
 
-#[cfg(feature = "transcript")]
 use claude_agent_actors::ControlError;
 use claude_agent_actors::{
     ControlStatus, FrameStream, Session, SessionEvent, SessionStats, ShutdownReport,
@@ -13,6 +12,7 @@ use claude_agent_actors::{
 use futures::stream::BoxStream;
 use futures::{Stream, StreamExt};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::{Mutex, OnceCell, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -256,15 +256,33 @@ impl Client {
 
     /// Sends `request` (an object with a `subtype`) and waits for its reply.
     pub async fn control(&self, request: Value, timeout: Option<Duration>) -> Result<Value> {
+        let subtype = request["subtype"].as_str().unwrap_or("").to_owned();
+        self.observed_control(subtype, self.inner.session.request(request, timeout))
+            .await
+    }
+
+    /// [`control`](Self::control) for a request already written as JSON
+    /// text: the typed requests, serialized once, straight to text.
+    pub(crate) async fn control_json(&self, request: &RawValue, subtype: &str) -> Result<Value> {
+        let call = self.inner.session.request_json(request, None);
+        self.observed_control(subtype.to_owned(), call).await
+    }
+
+    /// Runs a control request inside its telemetry span and transcript
+    /// record.
+    async fn observed_control(
+        &self,
+        subtype: String,
+        call: impl Future<Output = std::result::Result<Value, ControlError>>,
+    ) -> Result<Value> {
         #[cfg(feature = "transcript")]
         let started = (SystemTime::now(), Instant::now());
-        let subtype = request["subtype"].as_str().unwrap_or("").to_owned();
         let span = self
             .inner
             .telemetry
             .as_ref()
             .map(|t| t.control(&subtype, telemetry::Direction::Out, Vec::new()));
-        let result = self.inner.session.request(request, timeout).await;
+        let result = call.await;
         if let Some(span) = span {
             span.end(ControlStatus::of(&result).as_str(), Vec::new());
         }

@@ -2,6 +2,7 @@
 //! request and decodes its reply into the type the request documents.
 
 use serde::de::DeserializeOwned;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 use super::Client;
@@ -77,8 +78,8 @@ impl Client {
         &self,
         request: &ControlRequestPayload,
     ) -> Result<T> {
-        let request = encode(request)?;
-        let reply = self.control(request, None).await?;
+        let json = encode(request)?;
+        let reply = self.control_json(&json, request.tag()).await?;
         decode(reply)
     }
 
@@ -330,8 +331,8 @@ impl Client {
 
     /// Sends a request whose reply carries nothing the caller needs.
     pub(super) async fn send_unit(&self, request: ControlRequestPayload) -> Result<()> {
-        let request = encode(&request)?;
-        self.control(request, None).await.map(drop)
+        let json = encode(&request)?;
+        self.control_json(&json, request.tag()).await.map(drop)
     }
 }
 
@@ -343,8 +344,11 @@ fn set_display(request: &mut SetMaxThinkingTokens, display: Option<ThinkingDispl
     }
 }
 
-fn encode(request: &ControlRequestPayload) -> Result<Value> {
-    serde_json::to_value(request).map_err(|e| Error::Encode(EncodeError(e)))
+/// The request as JSON text. Written straight to text, as frames are: a
+/// `Value` in between would also compile every request type's serializer
+/// a second time, for `serde_json`'s value serializer.
+fn encode(request: &ControlRequestPayload) -> Result<Box<RawValue>> {
+    serde_json::value::to_raw_value(request).map_err(|e| Error::Encode(EncodeError(e)))
 }
 
 /// Decodes a reply payload; absent or null is the type's default. A reply

@@ -6,7 +6,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ractor::ActorRef;
+use serde::{Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
@@ -49,10 +51,54 @@ impl RequestIds {
 /// intermediate JSON value); members in the order the map-built line had.
 #[derive(serde::Serialize)]
 struct ControlRequestLine<'a> {
-    request: &'a Value,
+    request: Payload<'a>,
     request_id: &'a str,
     #[serde(rename = "type")]
     kind: &'static str,
+}
+
+/// A control request's payload: a JSON value, or JSON text written before
+/// (the SDK serializes its typed requests straight to text once).
+#[derive(Clone, Copy)]
+pub(crate) enum Payload<'a> {
+    Value(&'a Value),
+    Json(&'a RawValue),
+}
+
+impl Payload<'_> {
+    /// The request's `subtype`, if it is a string.
+    fn subtype(&self) -> Option<String> {
+        #[derive(serde::Deserialize)]
+        struct Subtype<'a> {
+            #[serde(borrow, default)]
+            subtype: Option<std::borrow::Cow<'a, str>>,
+        }
+        match self {
+            Payload::Value(v) => v.get("subtype").and_then(Value::as_str).map(str::to_owned),
+            Payload::Json(raw) => serde_json::from_str::<Subtype<'_>>(raw.get())
+                .ok()
+                .and_then(|s| s.subtype)
+                .map(|s| s.into_owned()),
+        }
+    }
+}
+
+impl std::fmt::Display for Payload<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Payload::Value(v) => write!(f, "{v}"),
+            Payload::Json(raw) => f.write_str(raw.get()),
+        }
+    }
+}
+
+impl Serialize for Payload<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Payload::Value(v) => v.serialize(s),
+            Payload::Json(raw) => raw.serialize(s),
+        }
+    }
 }
 
 struct ForgetGuard<'a> {
@@ -74,14 +120,12 @@ pub(crate) async fn control_request(
     shared: &Shared,
     ids: &RequestIds,
     dispatch: &ActorRef<DispatchMsg>,
-    request: Value,
+    request: Payload<'_>,
     timeout: Duration,
 ) -> Result<Value, ControlError> {
     let subtype = request
-        .get("subtype")
-        .and_then(Value::as_str)
-        .ok_or_else(|| ControlError::InvalidRequest("no string \"subtype\"".into()))?
-        .to_owned();
+        .subtype()
+        .ok_or_else(|| ControlError::InvalidRequest("no string \"subtype\"".into()))?;
     let id = ids.next();
     let span = tracing::info_span!(
         parent: &shared.span,
@@ -95,7 +139,7 @@ pub(crate) async fn control_request(
         tracing::debug!(parent: &span, %request, "control request");
     }
     let mut line = serde_json::to_vec(&ControlRequestLine {
-        request: &request,
+        request,
         request_id: &id,
         kind: "control_request",
     })

@@ -6,9 +6,10 @@ use std::time::Duration;
 use bytes::Bytes;
 use ractor::ActorRef;
 use serde_json::Value;
+use serde_json::value::RawValue;
 use tokio::sync::{broadcast, oneshot};
 
-use crate::dispatch::request::{RequestIds, control_request};
+use crate::dispatch::request::{Payload, RequestIds, control_request};
 use crate::error::{ControlError, SessionError};
 use crate::events::{SessionEvent, SessionStats};
 use crate::reader::envelope::{self, Envelope};
@@ -183,6 +184,25 @@ impl Session {
     pub async fn request(
         &self,
         request: Value,
+        timeout: Option<Duration>,
+    ) -> Result<Value, ControlError> {
+        self.request_payload(Payload::Value(&request), timeout)
+            .await
+    }
+
+    /// [`request`](Self::request) with the request already written as JSON
+    /// text (an object with a `subtype`), which goes on the wire as it is.
+    pub async fn request_json(
+        &self,
+        request: &RawValue,
+        timeout: Option<Duration>,
+    ) -> Result<Value, ControlError> {
+        self.request_payload(Payload::Json(request), timeout).await
+    }
+
+    async fn request_payload(
+        &self,
+        request: Payload<'_>,
         timeout: Option<Duration>,
     ) -> Result<Value, ControlError> {
         let t = timeout.unwrap_or(self.inner.control_timeout);

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tracing::Instrument;
 
-use crate::dispatch::request::{RequestIds, control_request};
+use crate::dispatch::request::{Payload, RequestIds, control_request};
 use crate::error::{ControlError, StartError};
 use crate::events::LifecycleEvent;
 use crate::session::backpressure;
@@ -133,7 +133,7 @@ impl Session {
                 &shared,
                 &request_ids,
                 &children.dispatch,
-                init,
+                Payload::Value(&init),
                 init_timeout,
             );
             match init.await {

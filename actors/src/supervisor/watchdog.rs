@@ -8,7 +8,7 @@ use ractor::ActorRef;
 use serde_json::json;
 
 use crate::dispatch::msg::DispatchMsg;
-use crate::dispatch::request::{RequestIds, control_request};
+use crate::dispatch::request::{Payload, RequestIds, control_request};
 use crate::events::Diagnostic;
 use crate::session::config::{Watchdog, WatchdogAction};
 use crate::session::shared::Shared;
@@ -73,7 +73,7 @@ pub(crate) async fn run(args: WatchdogArgs) {
                     &shared,
                     &ids,
                     &dispatch,
-                    json!({"subtype": "interrupt"}),
+                    Payload::Value(&json!({"subtype": "interrupt"})),
                     control_timeout,
                 )
                 .await;
