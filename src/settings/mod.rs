@@ -48,11 +48,15 @@ mod read;
 mod report;
 mod restrictive;
 mod types;
+mod validate;
+mod validate_rules;
 
 #[cfg(test)]
 mod merge_tests;
 #[cfg(test)]
 mod ts_cases_tests;
+#[cfg(test)]
+mod validate_tests;
 
 pub use error::SettingsError;
 pub use types::{

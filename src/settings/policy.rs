@@ -43,6 +43,7 @@ pub(crate) fn compose(inputs: &PolicyInputs) -> Option<PolicyTier> {
     let present = |m: &Option<Map<String, Value>>| m.as_ref().filter(|m| !m.is_empty()).cloned();
     let file = present(&inputs.file);
     if let Some(mut settings) = present(&inputs.remote) {
+        settings.remove(SOURCES_BEHAVIOR);
         let lower_cleanup = match settings.contains_key(CLEANUP) {
             true => None,
             false => file.as_ref().and_then(|f| f.get(CLEANUP)).cloned(),
@@ -66,7 +67,8 @@ pub(crate) fn compose(inputs: &PolicyInputs) -> Option<PolicyTier> {
             lower_cleanup,
         });
     }
-    if let Some(settings) = file {
+    if let Some(mut settings) = file {
+        settings.remove(SOURCES_BEHAVIOR);
         return Some(PolicyTier {
             settings: with_parent(settings, inputs.parent.as_ref()),
             origin: PolicyOrigin::File,
@@ -98,3 +100,5 @@ fn with_parent(
 }
 
 const CLEANUP: &str = "cleanupPeriodDays";
+/// How the administrator's sources combine; read, then left out of the tier.
+const SOURCES_BEHAVIOR: &str = "managedSourcesBehavior";
