@@ -47,6 +47,7 @@ mod policy;
 mod read;
 mod report;
 mod restrictive;
+mod sources_merge;
 mod types;
 mod validate;
 mod validate_rules;

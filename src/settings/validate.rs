@@ -168,7 +168,44 @@ pub(crate) fn validate(
             }
         }
     }
+    if kind == SourceKind::Policy {
+        fail_nested_closed(&mut out);
+    }
     Some(out)
+}
+
+/// Restrictive switches inside an object, with the one value that is
+/// right for them besides their permissive one (`None`: a boolean).
+const NESTED: &[(&str, &str, Option<&str>)] = &[
+    (
+        "permissions",
+        "disableBypassPermissionsMode",
+        Some("disable"),
+    ),
+    ("permissions", "disableAutoMode", Some("disable")),
+    ("permissions", "blockReadsOutsideWorkingDirectories", None),
+    ("permissions", "blockWritesOutsideWorkingDirectories", None),
+    ("permissions", "denyInsteadOfPrompting", None),
+];
+
+/// In a policy source a nested restrictive switch with a wrong value reads
+/// as its restrictive value, as a top-level one does.
+fn fail_nested_closed(settings: &mut Map<String, Value>) {
+    for (object, key, word) in NESTED {
+        let Some(Value::Object(inner)) = settings.get_mut(*object) else {
+            continue;
+        };
+        let Some(value) = inner.get_mut(*key) else {
+            continue;
+        };
+        match (word, &*value) {
+            (_, Value::Null) => {}
+            (None, Value::Bool(_)) => {}
+            (Some(w), Value::String(s)) if s == w => {}
+            (None, _) => *value = Value::Bool(true),
+            (Some(w), _) => *value = Value::String((*w).to_owned()),
+        }
+    }
 }
 
 /// The row of `key`, if the schema knows it.

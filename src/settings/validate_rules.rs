@@ -86,7 +86,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule("availableModelsMatch", OneOf(&["prefix", "exact"]), Drop, Restrict("\"exact\""), false, true),
     rule("deniedModels", Special(Special::PolicyStrings), Drop, Drop, false, true),
     rule("modelOverrides", Record(&Kind::Str), Refuse, Drop, false, false),
-    rule("modelPicker", Fields { fields: &["options", "replaceBuiltInOptions"], required: &["options"], open: false }, Drop, Drop, false, true),
+    rule("modelPicker", Fields { fields: &["options", "replaceBuiltInOptions"], required: &["options"], open: false }, Drop, Drop, false, false),
     rule("modelPricing", Special(Special::ObjectEntries { keep_empty: true }), Drop, Drop, false, false),
     rule("modelCatalogUrl", Str, Refuse, Drop, false, false),
     rule("modelCatalogPublicKey", Str, Refuse, Drop, false, false),
