@@ -19,15 +19,22 @@
 //! empty is absent; one that is not a JSON object is skipped with a
 //! warning.
 //!
+//! Values are checked as the CLI checks them: a user-written file (or
+//! `--settings`) with a wrong value (`"cleanupPeriodDays": -1`,
+//! `"model": 5`) is skipped whole, bar the keys read leniently (dropped
+//! alone, or read as a default); a policy source drops a wrong key, and a
+//! restrictive key fails closed to its restrictive value. Unknown keys are
+//! kept. Each key of the CLI's schema is checked at its top level, and
+//! objects by their required and known fields; values deeper inside (a
+//! hook's command, a permission rule's syntax) are not.
+//!
 //! What is not read: macOS configuration profiles (`plutil`) and the
-//! Windows registry (`reg.exe`), the admin-configured `policyHelper`
-//! program (the TS SDK does not run it either), and the CLI's cached
-//! `remote-settings.json` (the TS SDK does not read one without its
-//! signature either; pass the organisation's settings as
+//! Windows registry (`reg.exe`), which exist on those platforms only; the
+//! admin-configured `policyHelper` program (the TS SDK does not run it
+//! either); and the CLI's cached `remote-settings.json` (the TS SDK does
+//! not read one without its signature either; pass the organisation's
+//! settings as
 //! [`server_managed_settings`](ResolveSettingsOptions::server_managed_settings)).
-//! Values are not checked against the CLI's settings schema: a file the
-//! CLI refuses for a wrong value (say `"cleanupPeriodDays": "soon"`) is
-//! merged here, where the CLI and the TS SDK skip it whole.
 //!
 //! ```no_run
 //! use claude_agent::settings::{ResolveSettingsOptions, resolve_settings};
@@ -47,12 +54,17 @@ mod policy;
 mod read;
 mod report;
 mod restrictive;
+mod sources_merge;
 mod types;
+mod validate;
+mod validate_rules;
 
 #[cfg(test)]
 mod merge_tests;
 #[cfg(test)]
 mod ts_cases_tests;
+#[cfg(test)]
+mod validate_tests;
 
 pub use error::SettingsError;
 pub use types::{

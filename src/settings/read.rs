@@ -12,6 +12,7 @@ use super::cascade::{ReadSources, ReadTier};
 use super::merge::merge_into;
 use super::policy::PolicyInputs;
 use super::types::{MachinePolicy, PolicyKind, ResolveSettingsOptions, ResolvedSettingSource};
+use super::validate::{SourceKind, validate};
 use crate::options::SettingSource;
 
 /// What reading one settings file gave.
@@ -25,8 +26,9 @@ pub(crate) enum FileRead {
     Failed,
 }
 
-/// Reads `path` as a settings file.
-pub(crate) fn read_file(path: &Path) -> FileRead {
+/// Reads `path` as a settings file of `kind`, its values checked as the
+/// CLI checks them (a user-written file with a wrong value is refused).
+pub(crate) fn read_file(path: &Path, kind: SourceKind) -> FileRead {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {
@@ -42,7 +44,13 @@ pub(crate) fn read_file(path: &Path) -> FileRead {
         return FileRead::Absent;
     }
     match serde_json::from_str(text) {
-        Ok(Value::Object(map)) => FileRead::Loaded(map),
+        Ok(Value::Object(map)) => match validate(map, kind) {
+            Some(map) => FileRead::Loaded(map),
+            None => {
+                tracing::warn!(path = %path.display(), "settings file holds a wrong value; skipped");
+                FileRead::Failed
+            }
+        },
         Ok(_) => {
             tracing::warn!(path = %path.display(), "settings file is not a JSON object; skipped");
             FileRead::Failed
@@ -65,7 +73,10 @@ pub(crate) fn read_managed(dir: &Path) -> (Option<Map<String, Value>>, bool) {
         FileRead::Failed => *failed = true,
         FileRead::Absent => {}
     };
-    add(read_file(&dir.join("managed-settings.json")), &mut failed);
+    add(
+        read_file(&dir.join("managed-settings.json"), SourceKind::Policy),
+        &mut failed,
+    );
     let drop_ins = dir.join("managed-settings.d");
     match std::fs::read_dir(&drop_ins) {
         Ok(entries) => {
@@ -77,7 +88,10 @@ pub(crate) fn read_managed(dir: &Path) -> (Option<Map<String, Value>>, bool) {
                 .collect();
             names.sort();
             for name in names {
-                add(read_file(&drop_ins.join(name)), &mut failed);
+                add(
+                    read_file(&drop_ins.join(name), SourceKind::Policy),
+                    &mut failed,
+                );
             }
         }
         Err(e) if matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory) => {}
@@ -111,7 +125,7 @@ pub(crate) fn read_sources(
             SettingSource::Local => Some(cwd.join(".claude").join("settings.local.json")),
         };
         let Some(path) = path else { continue };
-        let settings = match read_file(&path) {
+        let settings = match read_file(&path, SourceKind::UserWritten) {
             FileRead::Loaded(map) => map,
             FileRead::Absent | FileRead::Failed => Map::new(),
         };
@@ -125,7 +139,7 @@ pub(crate) fn read_sources(
         tiers.push(ReadTier {
             source: ResolvedSettingSource::Flag,
             path: None,
-            settings: flag.clone(),
+            settings: validate(flag.clone(), SourceKind::UserWritten).unwrap_or_default(),
         });
     }
     let (file, file_failed) = read_managed(managed_dir);
@@ -136,13 +150,19 @@ pub(crate) fn read_sources(
     ReadSources {
         tiers,
         policy: PolicyInputs {
-            remote: options.server_managed_settings.clone(),
+            remote: policy(&options.server_managed_settings),
             file,
-            parent: options.managed_settings.clone(),
+            parent: policy(&options.managed_settings),
         },
         user_enabled: wanted.contains(&SettingSource::User),
         machine_policy,
     }
+}
+
+/// A policy source given as an option, its values checked.
+fn policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
+    let given = given.clone()?;
+    validate(given, SourceKind::Policy)
 }
 
 /// The user configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.

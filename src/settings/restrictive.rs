@@ -1,105 +1,398 @@
 //! Which parts of `managedSettings` (settings a parent process passes to
-//! the policy tier) the CLI keeps: only those that restrict. Lists of
-//! rules and of models are kept whole; a switch is kept only at its
-//! restrictive value; everything else (`model`, `env`, hooks, helpers,
-//! `cleanupPeriodDays`, `permissions.defaultMode`, ...) is dropped.
+//! the policy tier) the CLI keeps: only those that restrict. As the
+//! TypeScript SDK 0.3.332 builds that part: a switch is kept only at its
+//! restrictive value; lists of denials are kept; lists that grant (`allow`
+//! rules, allowed domains and read paths, allowlists of servers, models,
+//! marketplaces, providers) are kept only while the administrator's
+//! settings this part merges under do not own that decision; everything
+//! else (`model`, `env`, hooks, helpers, `cleanupPeriodDays`,
+//! `permissions.defaultMode`, ...) is dropped.
 //!
-//! The table is what the TypeScript SDK 0.3.332 keeps, checked against its
-//! answers in `testdata/resolve_settings/`. Its own allowlist is derived
-//! from the CLI's settings schema; a key added there after that version is
-//! dropped here until the table learns it.
+//! Not kept here: the parent's restrictive plugin options under
+//! `pluginConfigs` (they name options of the CLI's built-in plugins this
+//! crate does not list) and `sandbox.credentials.awsPairs`.
 
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-/// What value of a key is kept.
-#[derive(Clone, Copy)]
-enum Keep {
-    /// Any value (lists of rules, models, marketplaces).
-    Any,
-    /// Only this boolean.
-    Bool(bool),
-    /// Only this string.
-    Str(&'static str),
-    /// An object, filtered by its own table.
-    Object(&'static [(&'static str, Keep)]),
+/// Top-level switches kept at `true`.
+const KEEP_TRUE: &[&str] = &[
+    "disableSkillShellExecution",
+    "disableRemoteControl",
+    "disableAgentView",
+    "disableWorkflows",
+    "disableArtifact",
+    "disableCommandPluginSources",
+    "disableSideloadFlags",
+    "disableWindowsBashCommandSplit",
+    "allowManagedMcpServersOnly",
+    "disableClaudeAiConnectors",
+    "allowManagedPermissionRulesOnly",
+    "enforceAvailableModels",
+];
+
+/// Top-level switches kept at `false`.
+const KEEP_FALSE: &[&str] = &[
+    "enableWorkflows",
+    "enableArtifact",
+    "syncClaudeAiSkills",
+    "syncClaudeAiPlugins",
+];
+
+/// Allowlists kept only while the administrator sets none of its own.
+const ALLOWLISTS: &[&str] = &[
+    "allowedMcpServers",
+    "availableModels",
+    "strictKnownMarketplaces",
+    "allowedProviders",
+];
+
+/// `permissions` switches kept at their restrictive value.
+const PERMISSION_SWITCHES: &[(&str, &str)] = &[
+    ("disableBypassPermissionsMode", "\"disable\""),
+    ("disableAutoMode", "\"disable\""),
+    ("blockReadsOutsideWorkingDirectories", "true"),
+    ("blockWritesOutsideWorkingDirectories", "true"),
+    ("denyInsteadOfPrompting", "true"),
+];
+
+/// `sandbox` switches (a path under `sandbox`) kept at their restrictive
+/// value.
+const SANDBOX_SWITCHES: &[(&[&str], &str)] = &[
+    (&["enabled"], "true"),
+    (&["failIfUnavailable"], "true"),
+    (&["autoAllowBashIfSandboxed"], "false"),
+    (&["allowUnsandboxedCommands"], "false"),
+    (&["enableWeakerNestedSandbox"], "false"),
+    (&["enableWeakerNetworkIsolation"], "false"),
+    (&["allowAppleEvents"], "false"),
+    (&["allowNestedUserNamespaces"], "false"),
+    (&["network", "allowManagedDomainsOnly"], "true"),
+    (&["network", "strictAllowlist"], "true"),
+    (&["network", "allowAllUnixSockets"], "false"),
+    (&["network", "allowLocalBinding"], "false"),
+    (&["windows", "backend"], "\"sandboxuser\""),
+    (&["filesystem", "allowManagedReadPathsOnly"], "true"),
+    (&["filesystem", "disabled"], "false"),
+    (&["credentials", "allowPlaintextInject"], "false"),
+    (&["credentials", "sigv4", "streaming"], "\"deny\""),
+    (&["credentials", "sigv4", "presigned"], "\"deny\""),
+    (&["credentials", "sigv4", "sigv4a"], "\"deny\""),
+];
+
+/// The restrictive part of `parent` (as read, its values checked) when
+/// nothing of an administrator's applies beside it.
+pub(crate) fn restrictive_part(parent: &Map<String, Value>) -> Map<String, Value> {
+    restrictive_part_under(parent, &Map::new())
 }
 
-const NETWORK: &[(&str, Keep)] = &[
-    ("allowedDomains", Keep::Any),
-    ("deniedDomains", Keep::Any),
-    ("allowManagedDomainsOnly", Keep::Bool(true)),
-    ("strictAllowlist", Keep::Bool(true)),
-];
-
-const FILESYSTEM: &[(&str, Keep)] = &[
-    ("denyRead", Keep::Any),
-    ("denyWrite", Keep::Any),
-    ("allowManagedReadPathsOnly", Keep::Bool(true)),
-];
-
-const SANDBOX: &[(&str, Keep)] = &[
-    ("enabled", Keep::Bool(true)),
-    ("failIfUnavailable", Keep::Bool(true)),
-    ("allowUnsandboxedCommands", Keep::Bool(false)),
-    ("autoAllowBashIfSandboxed", Keep::Bool(false)),
-    ("network", Keep::Object(NETWORK)),
-    ("filesystem", Keep::Object(FILESYSTEM)),
-];
-
-const PERMISSIONS: &[(&str, Keep)] = &[
-    ("allow", Keep::Any),
-    ("deny", Keep::Any),
-    ("ask", Keep::Any),
-    ("additionalDirectories", Keep::Any),
-    ("disableBypassPermissionsMode", Keep::Str("disable")),
-    ("disableAutoMode", Keep::Str("disable")),
-    ("blockReadsOutsideWorkingDirectories", Keep::Bool(true)),
-    ("blockWritesOutsideWorkingDirectories", Keep::Bool(true)),
-    ("denyInsteadOfPrompting", Keep::Bool(true)),
-];
-
-const TOP: &[(&str, Keep)] = &[
-    ("allowManagedPermissionRulesOnly", Keep::Bool(true)),
-    ("allowManagedHooksOnly", Keep::Bool(true)),
-    ("allowManagedMcpServersOnly", Keep::Bool(true)),
-    ("enforceAvailableModels", Keep::Bool(true)),
-    ("disableClaudeAiConnectors", Keep::Bool(true)),
-    ("strictPluginOnlyCustomization", Keep::Bool(true)),
-    ("enableArtifact", Keep::Bool(false)),
-    ("disableAutoMode", Keep::Str("disable")),
-    ("availableModelsMatch", Keep::Str("exact")),
-    ("strictKnownMarketplaces", Keep::Any),
-    ("blockedMarketplaces", Keep::Any),
-    ("deniedModels", Keep::Any),
-    ("availableModels", Keep::Any),
-    ("permissions", Keep::Object(PERMISSIONS)),
-    ("sandbox", Keep::Object(SANDBOX)),
-];
-
-/// The restrictive part of `managed`; empty when nothing restricts.
-pub(crate) fn restrictive_part(managed: &Map<String, Value>) -> Map<String, Value> {
-    filter(managed, TOP)
-}
-
-fn filter(object: &Map<String, Value>, table: &[(&str, Keep)]) -> Map<String, Value> {
-    let mut kept = Map::new();
-    for (key, rule) in table {
-        let Some(value) = object.get(*key) else {
-            continue;
-        };
-        let value = match (rule, value) {
-            (Keep::Any, v) => Some(v.clone()),
-            (Keep::Bool(want), Value::Bool(b)) if b == want => Some(value.clone()),
-            (Keep::Str(want), Value::String(s)) if s == want => Some(value.clone()),
-            (Keep::Object(inner), Value::Object(o)) => {
-                let part = filter(o, inner);
-                (!part.is_empty()).then_some(Value::Object(part))
-            }
-            _ => None,
-        };
-        if let Some(value) = value {
-            kept.insert((*key).to_owned(), value);
+/// The restrictive part of `parent` under `admin`, the administrator's
+/// settings it merges under (empty when none apply): what `admin` owns
+/// (its allowlists, `allowManagedPermissionRulesOnly`, managed-only
+/// domains or read paths, its hooks) keeps the parent's grants out.
+pub(crate) fn restrictive_part_under(
+    parent: &Map<String, Value>,
+    admin: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    let is = |key: &str, want: Value| parent.get(key) == Some(&want);
+    if is("allowManagedHooksOnly", json!(true)) || hooks_disabled(parent.get("disableAllHooks")) {
+        out.insert("allowManagedHooksOnly".into(), json!(true));
+    }
+    for key in KEEP_TRUE {
+        if is(key, json!(true)) {
+            out.insert((*key).into(), json!(true));
         }
     }
-    kept
+    for key in KEEP_FALSE {
+        if is(key, json!(false)) {
+            out.insert((*key).into(), json!(false));
+        }
+    }
+    // An empty allowlist of hook URLs or variables restricts only while the
+    // administrator brings no hooks or plugins that would need them.
+    let admin_plugins = admin
+        .get("enabledPlugins")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|v| v != &json!(false) && !v.is_null()));
+    if !admin.contains_key("hooks") && !admin_plugins {
+        for key in ["allowedHttpHookUrls", "httpHookAllowedEnvVars"] {
+            if parent
+                .get(key)
+                .and_then(Value::as_array)
+                .is_some_and(Vec::is_empty)
+            {
+                out.insert(key.into(), json!([]));
+            }
+        }
+    }
+    if at(parent, &["remoteTools", "allowUnattendedServing"]) == Some(&json!(false)) {
+        out.insert(
+            "remoteTools".into(),
+            json!({"allowUnattendedServing": false}),
+        );
+    }
+    if is("disableAutoMode", json!("disable")) {
+        out.insert("disableAutoMode".into(), json!("disable"));
+    }
+    if let Some(level @ Value::String(s)) = at(parent, &["remoteControl", "shareHostProfile"])
+        && (s == "off" || s == "basic")
+    {
+        out.insert("remoteControl".into(), json!({"shareHostProfile": level}));
+    }
+    let mut attribution = Map::new();
+    if commit_trailers_disabled(parent) {
+        attribution.insert("commitTrailers".into(), json!(false));
+    }
+    if at(parent, &["attribution", "sessionUrl"]) == Some(&json!(false)) {
+        attribution.insert("sessionUrl".into(), json!(false));
+    }
+    if !attribution.is_empty() {
+        out.insert("attribution".into(), Value::Object(attribution));
+    }
+    match parent.get("strictPluginOnlyCustomization") {
+        Some(v @ Value::Bool(true)) => {
+            out.insert("strictPluginOnlyCustomization".into(), v.clone());
+        }
+        Some(v @ Value::Array(items)) if !items.is_empty() => {
+            out.insert("strictPluginOnlyCustomization".into(), v.clone());
+        }
+        _ => {}
+    }
+    if let Some(v) = parent.get("deniedMcpServers").filter(|v| truthy(v)) {
+        out.insert("deniedMcpServers".into(), v.clone());
+    }
+    for key in ["blockedMarketplaces", "deniedModels"] {
+        if let Some(v @ Value::Array(items)) = parent.get(key)
+            && !items.is_empty()
+        {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    for key in std::iter::once("forceLoginOrgUUID").chain(ALLOWLISTS.iter().copied()) {
+        if let Some(v) = parent.get(key).filter(|v| truthy(v))
+            && !admin.contains_key(key)
+        {
+            out.insert(key.into(), v.clone());
+        }
+    }
+    if is("availableModelsMatch", json!("exact")) {
+        out.insert("availableModelsMatch".into(), json!("exact"));
+    }
+    if let Some(Value::Object(permissions)) = parent.get("permissions") {
+        let part = permissions_part(permissions, admin);
+        if !part.is_empty() {
+            out.insert("permissions".into(), Value::Object(part));
+        }
+    }
+    if let Some(Value::Object(sandbox)) = parent.get("sandbox") {
+        let part = sandbox_part(sandbox, admin);
+        if !part.is_empty() {
+            out.insert("sandbox".into(), Value::Object(part));
+        }
+    }
+    out
+}
+
+fn permissions_part(
+    permissions: &Map<String, Value>,
+    admin: &Map<String, Value>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for key in ["deny", "ask"] {
+        let Some(rules) = permissions.get(key) else {
+            continue;
+        };
+        // A rule like `Read(!path)` carves an exception out of the rules
+        // before it: it restricts nothing, so it is left out.
+        let kept = match rules {
+            Value::Array(items) => Value::Array(
+                items
+                    .iter()
+                    .filter(|r| !r.as_str().is_some_and(is_exception_rule))
+                    .cloned()
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        out.insert(key.into(), kept);
+    }
+    for (key, want) in PERMISSION_SWITCHES {
+        let want: Value = serde_json::from_str(want).unwrap_or(Value::Null);
+        if permissions.get(*key) == Some(&want) {
+            out.insert((*key).into(), want);
+        }
+    }
+    if at(admin, &["allowManagedPermissionRulesOnly"]) != Some(&json!(true)) {
+        let domains_managed =
+            at(admin, &["sandbox", "network", "allowManagedDomainsOnly"]) == Some(&json!(true));
+        if let Some(allow) = permissions.get("allow").filter(|v| truthy(v))
+            && !domains_managed
+        {
+            out.insert("allow".into(), allow.clone());
+        }
+        if let Some(dirs) = permissions
+            .get("additionalDirectories")
+            .filter(|v| truthy(v))
+        {
+            out.insert("additionalDirectories".into(), dirs.clone());
+        }
+    }
+    out
+}
+
+fn sandbox_part(sandbox: &Map<String, Value>, admin: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(Value::Object(network)) = sandbox.get("network") {
+        let mut part = pick(network, &["deniedDomains"]);
+        let managed =
+            at(admin, &["sandbox", "network", "allowManagedDomainsOnly"]) == Some(&json!(true));
+        if let Some(v) = network.get("allowedDomains").filter(|v| truthy(v))
+            && !managed
+        {
+            part.insert("allowedDomains".into(), v.clone());
+        }
+        if !part.is_empty() {
+            out.insert("network".into(), Value::Object(part));
+        }
+    }
+    if let Some(Value::Object(filesystem)) = sandbox.get("filesystem") {
+        let mut part = pick(filesystem, &["denyRead", "denyWrite"]);
+        let managed = at(
+            admin,
+            &["sandbox", "filesystem", "allowManagedReadPathsOnly"],
+        ) == Some(&json!(true));
+        if let Some(v) = filesystem.get("allowRead").filter(|v| truthy(v))
+            && !managed
+        {
+            part.insert("allowRead".into(), v.clone());
+        }
+        if !part.is_empty() {
+            out.insert("filesystem".into(), Value::Object(part));
+        }
+    }
+    if let Some(Value::Object(credentials)) = sandbox.get("credentials") {
+        let part = credentials_part(credentials);
+        if !part.is_empty() {
+            out.insert("credentials".into(), Value::Object(part));
+        }
+    }
+    for (path, want) in SANDBOX_SWITCHES {
+        let want: Value = serde_json::from_str(want).unwrap_or(Value::Null);
+        if at(sandbox, path) == Some(&want) {
+            set(&mut out, path, want);
+        }
+    }
+    out
+}
+
+/// Credentials a parent passes on restrict only: a file becomes a denial
+/// or a mask injected nowhere, an environment variable only as a denial.
+fn credentials_part(credentials: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    let list = |key: &str| {
+        credentials
+            .get(key)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let files: Vec<Value> = list("files")
+        .iter()
+        .map(|f| match f.get("mode").and_then(Value::as_str) {
+            Some("deny") => json!({"path": f.get("path"), "mode": "deny"}),
+            _ => json!({"path": f.get("path"), "mode": "mask", "injectHosts": []}),
+        })
+        .collect();
+    if !files.is_empty() {
+        out.insert("files".into(), Value::Array(files));
+    }
+    let env_vars: Vec<Value> = list("envVars")
+        .iter()
+        .filter(|v| v.get("mode").and_then(Value::as_str) == Some("deny"))
+        .map(|v| json!({"name": v.get("name"), "mode": "deny"}))
+        .collect();
+    if !env_vars.is_empty() {
+        out.insert("envVars".into(), Value::Array(env_vars));
+    }
+    if let Some(Value::Object(sigv4)) = credentials.get("sigv4") {
+        let denied = ["streaming", "presigned", "sigv4a"]
+            .into_iter()
+            .filter(|k| sigv4.get(*k).and_then(Value::as_str) == Some("deny"))
+            .map(|k| (k.to_owned(), json!("deny")));
+        out.insert("sigv4".into(), Value::Object(denied.collect()));
+    }
+    out
+}
+
+/// Whether the parent's settings switch commit trailers off: by
+/// `attribution.commitTrailers: false`, an empty `attribution.commit`, or
+/// (with neither said) `includeCoAuthoredBy: false`.
+fn commit_trailers_disabled(parent: &Map<String, Value>) -> bool {
+    let attribution = parent.get("attribution");
+    if let Some(Value::Bool(on)) = attribution.and_then(|a| a.get("commitTrailers")) {
+        return !on;
+    }
+    if let Some(a) = attribution.filter(|a| a.get("commit").is_some() || a.get("pr").is_some()) {
+        return a.get("commit") == Some(&json!(""));
+    }
+    parent.get("includeCoAuthoredBy") == Some(&json!(false))
+}
+
+/// `disableAllHooks` as the CLI reads a parent's: anything but unset,
+/// `null`, `false` or `"false"` turns hooks off.
+fn hooks_disabled(value: Option<&Value>) -> bool {
+    !matches!(value, None | Some(Value::Null) | Some(Value::Bool(false)))
+        && value != Some(&json!("false"))
+}
+
+fn is_exception_rule(rule: &str) -> bool {
+    ["Read(", "Edit("].iter().any(|tool| {
+        rule.strip_prefix(tool)
+            .map(|rest| rest.strip_prefix("./").unwrap_or(rest))
+            .is_some_and(|rest| rest.starts_with('!'))
+    })
+}
+
+/// JavaScript truthiness, as the CLI tests a value's presence.
+fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|x| x != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+fn pick(object: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|k| object.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+        .collect()
+}
+
+fn at<'a>(object: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    let value = object.get(*first)?;
+    match rest.is_empty() {
+        true => Some(value),
+        false => at(value.as_object()?, rest),
+    }
+}
+
+fn set(object: &mut Map<String, Value>, path: &[&str], value: Value) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut here = object;
+    for key in parents {
+        let slot = here
+            .entry((*key).to_owned())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !slot.is_object() {
+            *slot = Value::Object(Map::new());
+        }
+        let Value::Object(next) = slot else { return };
+        here = next;
+    }
+    here.insert((*last).to_owned(), value);
 }
