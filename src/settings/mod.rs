@@ -57,6 +57,7 @@ mod restrictive;
 mod sources_merge;
 mod types;
 mod validate;
+mod validate_rule;
 mod validate_rules;
 
 #[cfg(test)]

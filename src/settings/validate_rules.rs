@@ -11,9 +11,9 @@
 //! the restrictive value); whether a `null` in a user-written file is read
 //! as unset; whether the key is honoured from policy sources only.
 
-use super::validate::Kind::*;
-use super::validate::OnWrong::{Drop, FailClosed, Refuse, Restrict};
-use super::validate::{Kind, OnWrong, Rule, Special};
+use super::validate_rule::Kind::*;
+use super::validate_rule::OnWrong::{Drop, FailClosed, Refuse, Restrict};
+use super::validate_rule::{Kind, OnWrong, Rule, Special};
 
 /// The providers `allowedProviders` names.
 const PROVIDERS: &[&str] = &[

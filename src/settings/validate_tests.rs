@@ -1,6 +1,7 @@
 use serde_json::{Map, Value, json};
 
-use super::validate::{OnWrong, SourceKind, validate};
+use super::validate::{SourceKind, validate};
+use super::validate_rule::OnWrong;
 use super::validate_rules::RULES;
 use super::*;
 use crate::options::SettingSource;

@@ -1,0 +1,119 @@
+//! One row of the settings schema's table (`RULES` in `validate_rules.rs`):
+//! what a key holds at its top level, and what a wrong value does in each
+//! kind of source. The checking is in `validate.rs`.
+
+/// What a key holds at its top level.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Kind {
+    /// `true` or `false`.
+    Bool,
+    /// A string.
+    Str,
+    /// A string that is not empty.
+    Text,
+    /// One of these strings.
+    OneOf(&'static [&'static str]),
+    /// A whole number above `above` (and within JavaScript's safe range).
+    Int { above: i64 },
+    /// A number above 0 (from 0 when `zero`) up to 1.
+    Rate { zero: bool },
+    /// A list of strings.
+    Strings,
+    /// A list of objects.
+    Objects,
+    /// A list of strings, or one string.
+    StrOrStrings,
+    /// Either kind.
+    Either(&'static Kind, &'static Kind),
+    /// An object, kept whole.
+    Object,
+    /// An object whose values are each of this kind.
+    Record(&'static Kind),
+    /// An object with these fields (`required` among them): other fields
+    /// are dropped unless `open`.
+    Fields {
+        fields: &'static [&'static str],
+        required: &'static [&'static str],
+        open: bool,
+    },
+    /// Anything.
+    Any,
+    /// Read by its own rule (see [`Special`]).
+    Special(Special),
+}
+
+/// Keys whose reading the table's kinds do not describe.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Special {
+    /// `env`: an object of strings; a number or boolean becomes its text.
+    Env,
+    /// `attribution`: an object; `true` reads as `{}`, `false` as every
+    /// attribution off.
+    Attribution,
+    /// `enabledMcpjsonServers`, `disabledMcpjsonServers`: a list of
+    /// strings; in a user's file one server name alone reads as a list.
+    ServerNames,
+    /// A list of objects whose other items are dropped
+    /// (`allowedMcpServers`, `deniedMcpServers`, `footerLinksRegexes`).
+    Entries,
+    /// A list of marketplace objects: in a user's file any other item is
+    /// wrong, in a policy source it is dropped.
+    Marketplaces,
+    /// A list of strings whose other items a policy source drops
+    /// (`deniedModels`).
+    PolicyStrings,
+    /// `"disable"`; in a policy source `false` reads as unset.
+    Disable,
+    /// `remoteControl`: only `shareHostProfile`; another field is dropped
+    /// from a user's file and fails a policy source closed.
+    RemoteControl,
+    /// A list of these names whose other items are dropped
+    /// (`allowedProviders`).
+    Names(&'static [&'static str]),
+    /// `strictPluginOnlyCustomization`: a boolean, or a list of these
+    /// surfaces whose other items are dropped.
+    Surfaces(&'static [&'static str]),
+    /// An object whose entries that are not objects are dropped
+    /// (`modelPricing`, `extraKnownMarketplaces`, `managedMcpServers`);
+    /// unset when none is left, unless `keep_empty`.
+    ObjectEntries { keep_empty: bool },
+    /// An object whose values are strings; another value becomes `""`
+    /// (`additionalDirectoryConfigRoots`).
+    StringValues,
+    /// An object whose entries are dropped (`modelSettings`: their models
+    /// are checked against a catalogue this crate does not have).
+    EmptiedObject,
+    /// `allowedMarketplaces`: a list of objects, unset when empty.
+    NonEmptyObjects,
+}
+
+/// What a wrong value does.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum OnWrong {
+    /// The whole source is refused (user-written files only).
+    Refuse,
+    /// The key is dropped.
+    Drop,
+    /// The key reads as this JSON value; a `null` is dropped.
+    Restrict(&'static str),
+    /// The key reads as this JSON value, a `null` too.
+    FailClosed(&'static str),
+}
+
+/// One key of the schema.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rule {
+    /// The key.
+    pub key: &'static str,
+    /// What it holds.
+    pub kind: Kind,
+    /// A wrong value in a user-written file.
+    pub file: OnWrong,
+    /// A wrong value in a policy source.
+    pub policy: OnWrong,
+    /// In a user-written file, `null` reads as unset (the key is dropped)
+    /// rather than as a wrong value: keys that restrict.
+    pub null_unset: bool,
+    /// Honoured from policy sources only: dropped from a user-written file.
+    pub policy_only: bool,
+}
