@@ -49,6 +49,7 @@
 
 mod cascade;
 mod error;
+mod json_path;
 mod merge;
 mod policy;
 mod read;

@@ -14,6 +14,8 @@
 
 use serde_json::{Map, Value, json};
 
+use super::json_path::{at, set};
+
 /// Top-level switches kept at `true`.
 const KEEP_TRUE: &[&str] = &[
     "disableSkillShellExecution",
@@ -279,7 +281,7 @@ fn sandbox_part(sandbox: &Map<String, Value>, admin: &Map<String, Value>) -> Map
     for (path, want) in SANDBOX_SWITCHES {
         let want: Value = serde_json::from_str(want).unwrap_or(Value::Null);
         if at(sandbox, path) == Some(&want) {
-            set(&mut out, path, want);
+            set(&mut out, path, Some(want));
         }
     }
     out
@@ -368,31 +370,4 @@ fn pick(object: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
     keys.iter()
         .filter_map(|k| object.get(*k).map(|v| ((*k).to_owned(), v.clone())))
         .collect()
-}
-
-fn at<'a>(object: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
-    let (first, rest) = path.split_first()?;
-    let value = object.get(*first)?;
-    match rest.is_empty() {
-        true => Some(value),
-        false => at(value.as_object()?, rest),
-    }
-}
-
-fn set(object: &mut Map<String, Value>, path: &[&str], value: Value) {
-    let Some((last, parents)) = path.split_last() else {
-        return;
-    };
-    let mut here = object;
-    for key in parents {
-        let slot = here
-            .entry((*key).to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !slot.is_object() {
-            *slot = Value::Object(Map::new());
-        }
-        let Value::Object(next) = slot else { return };
-        here = next;
-    }
-    here.insert((*last).to_owned(), value);
 }

@@ -17,6 +17,7 @@
 
 use serde_json::{Map, Value};
 
+use super::json_path::{at, set};
 use super::merge::merge_into;
 
 /// Keys the lower source does not bring.
@@ -271,36 +272,4 @@ fn combine_surfaces(merged: &mut Map<String, Value>, sources: &[&Map<String, Val
     } else if !sources[0].contains_key(KEY) {
         merged.remove(KEY);
     }
-}
-
-fn at<'a>(object: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
-    let (first, rest) = path.split_first()?;
-    let value = object.get(*first)?;
-    match rest.is_empty() {
-        true => Some(value),
-        false => at(value.as_object()?, rest),
-    }
-}
-
-/// Sets (or with `None` removes) the value at `path`, making the objects
-/// on the way.
-fn set(object: &mut Map<String, Value>, path: &[&str], value: Option<Value>) {
-    let Some((last, parents)) = path.split_last() else {
-        return;
-    };
-    let mut here = object;
-    for key in parents {
-        let slot = here
-            .entry((*key).to_owned())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !slot.is_object() {
-            *slot = Value::Object(Map::new());
-        }
-        let Value::Object(next) = slot else { return };
-        here = next;
-    }
-    match value {
-        Some(v) => here.insert((*last).to_owned(), v),
-        None => here.remove(*last),
-    };
 }
