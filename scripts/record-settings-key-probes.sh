@@ -27,13 +27,9 @@ DATA="$ROOT/testdata/resolve_settings"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT
 
-if [[ -n "${TS_SDK_DIR:-}" ]]; then
-  SDK="$TS_SDK_DIR"
-else
-  (cd "$WORK" && npm pack --silent "@anthropic-ai/claude-agent-sdk@$TS_VERSION" >/dev/null)
-  tar -xzf "$WORK"/anthropic-ai-claude-agent-sdk-*.tgz -C "$WORK"
-  SDK="$WORK/package"
-fi
+# shellcheck source=scripts/lib/ts-sdk.sh
+. "$ROOT/scripts/lib/ts-sdk.sh"
+SDK="$(ts_sdk_dir "$TS_VERSION" "$WORK")"
 
 cat >"$WORK/probe.mjs" <<'JS'
 import fs from 'node:fs';
