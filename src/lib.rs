@@ -86,7 +86,8 @@
 //! sessions with quotas and drain, `store` (feature `store`) and `sessions`
 //! (feature `sessions`) for transcripts that outlive a machine,
 //! `transcript` (feature `transcript`) for a correlated record of a run or
-//! its raw frames, `telemetry` (feature `telemetry`) for OpenTelemetry.
+//! its raw frames, `telemetry` (feature `telemetry`) for OpenTelemetry,
+//! `settings` (feature `settings`) for the settings the CLI would resolve.
 //! How frames *move* (processes, pipes, actors, shutdown) is the
 //! `claude-agent-actors` crate, re-exported as [`runtime`].
 
@@ -110,6 +111,7 @@ mod random;
 mod session_id;
 #[cfg(feature = "sessions")]
 pub mod sessions;
+#[cfg(feature = "settings")]
 pub mod settings;
 #[cfg(feature = "store")]
 pub mod store;

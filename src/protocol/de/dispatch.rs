@@ -3,6 +3,7 @@
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess};
+use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 
 use super::{FieldSink, Key, Pending, Tagged, Tags, Wire, finish, note};
@@ -50,7 +51,16 @@ fn check_tag<E: de::Error>(tags: Tags<'_>, key: &str, value: &str) -> Result<(),
     }
 }
 
+/// Whether `key` is a tag an enclosing dispatch consumed.
+fn is_tag(tags: Tags<'_>, key: &str) -> bool {
+    tags.iter().any(|(k, _)| *k == key)
+}
+
 /// Feeds the pending members, then the rest of `map`, into `sink`.
+///
+/// One copy of this runs per builder, so it stays a thin loop: the members
+/// replayed from `pending` and the tag members of `map` are handled by
+/// helpers that are not generic over the builder.
 pub(crate) fn drain_into<'de, A, S>(
     map: &mut A,
     sink: &mut S,
@@ -61,30 +71,67 @@ where
     A: MapAccess<'de>,
     S: FieldSink,
 {
-    for (key, raw) in pending {
-        if tags.iter().any(|(k, _)| *k == key.as_str()) {
-            let value = Key::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
-                .map_err(|e| note(replayed::<A::Error>(e), "object", key.as_str()))?;
-            check_tag(tags, key.as_str(), value.as_str())?;
-            continue;
-        }
-        let mut d = serde_json::Deserializer::from_str(raw.get());
-        sink.field(key.as_str(), &mut d).map_err(replayed)?;
+    if !pending.is_empty() {
+        replay::<A::Error>(&mut |key, d| sink.field(key, d), pending, tags)?;
     }
-    while let Some(key) = map.next_key::<Key<'de>>()? {
-        if tags.iter().any(|(k, _)| *k == key.as_str()) {
-            let value: Key<'de> = map
-                .next_value()
-                .map_err(|e| note(e, "object", key.as_str()))?;
-            check_tag(tags, key.as_str(), value.as_str())?;
-            continue;
-        }
+    while let Some(key) = next_member(map, tags)? {
         map.next_value_seed(FieldSeed {
             sink,
             key: key.as_str(),
         })?;
     }
     Ok(())
+}
+
+/// A builder's `field` on a replayed slice (a closure, so the replay loop is
+/// not copied for every builder).
+type ReplayField<'s> = dyn for<'a> FnMut(&str, &mut serde_json::Deserializer<StrRead<'a>>) -> Result<(), serde_json::Error>
+    + 's;
+
+/// Replays members buffered before the tag into `field`; a buffered tag
+/// member must repeat the tag's value.
+fn replay<E: de::Error>(
+    field: &mut ReplayField<'_>,
+    pending: Pending<'_>,
+    tags: Tags<'_>,
+) -> Result<(), E> {
+    for (key, raw) in pending {
+        if is_tag(tags, key.as_str()) {
+            replay_tag(tags, key.as_str(), raw)?;
+        } else {
+            field(
+                key.as_str(),
+                &mut serde_json::Deserializer::from_str(raw.get()),
+            )
+            .map_err(replayed)?;
+        }
+    }
+    Ok(())
+}
+
+/// Checks a buffered tag member against the tag's value.
+fn replay_tag<E: de::Error>(tags: Tags<'_>, key: &str, raw: &RawValue) -> Result<(), E> {
+    let value = Key::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
+        .map_err(|e| note(replayed::<E>(e), "object", key))?;
+    check_tag(tags, key, value.as_str())
+}
+
+/// The key of the next member of `map` that is not a tag (tag members are
+/// read and checked on the way), or `None` at the end of the object.
+fn next_member<'de, A: MapAccess<'de>>(
+    map: &mut A,
+    tags: Tags<'_>,
+) -> Result<Option<Key<'de>>, A::Error> {
+    while let Some(key) = map.next_key::<Key<'de>>()? {
+        if !is_tag(tags, key.as_str()) {
+            return Ok(Some(key));
+        }
+        let value: Key<'de> = map
+            .next_value()
+            .map_err(|e| note(e, "object", key.as_str()))?;
+        check_tag(tags, key.as_str(), value.as_str())?;
+    }
+    Ok(None)
 }
 
 /// Reads a plain struct from the rest of `map`.
