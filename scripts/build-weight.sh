@@ -3,7 +3,10 @@
 # tokio) built cold in release, against the same crate on the Rust peers
 # claude-agent-sdk-rs 0.6.4 and cc-sdk 0.8.1; plus this library with no
 # default features, and the tool's default install (`cargo install --path
-# cli`). For each: the packages compiled, wall seconds and CPU seconds
+# cli`); and the floor: the same crate on the library's own dependencies
+# (those of its default build, with its features) and none of its code,
+# what any design on that runtime (ractor, tokio, serde_json) starts from.
+# For each: the packages compiled, wall seconds and CPU seconds
 # (user + sys of cargo and everything it ran), and the load average when
 # the build started. Runs interleave the builds, so a busy patch of the
 # machine does not land on one side only.
@@ -22,14 +25,14 @@ cd "$(dirname "$0")/.."
 REPO=$PWD
 
 REPS=3
-ONLY="ours,minimal,sdkrs,ccsdk,tool"
+ONLY="ours,minimal,floor,sdkrs,ccsdk,tool"
 KEEP=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) REPS=$2; shift 2 ;;
         --only) ONLY=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        *) echo "usage: $0 [--reps N] [--only ours,minimal,sdkrs,ccsdk,tool] [--keep]" >&2; exit 2 ;;
+        *) echo "usage: $0 [--reps N] [--only ours,minimal,floor,sdkrs,ccsdk,tool] [--keep]" >&2; exit 2 ;;
     esac
 done
 
@@ -39,9 +42,9 @@ trap cleanup EXIT
 # A wrapper (sccache and the like) would make the builds warm.
 unset RUSTC_WRAPPER CARGO_BUILD_RUSTC_WRAPPER CARGO_TARGET_DIR
 
-# hello <name> <dependency line> <main body>
+# hello <name> <dependency line> <main body> [tokio features]
 hello() {
-    local dir=$WORK/$1
+    local dir=$WORK/$1 tokio_features=${4:-'"rt-multi-thread", "macros"'}
     mkdir -p "$dir/src"
     cat > "$dir/Cargo.toml" <<EOF
 [package]
@@ -51,7 +54,7 @@ edition = "2021"
 publish = false
 
 [dependencies]
-tokio = { version = "1", features = ["rt-multi-thread", "macros"] }
+tokio = { version = "1", features = [$tokio_features] }
 $2
 
 [workspace]
@@ -69,6 +72,21 @@ hello ours "claude-agent = { path = \"$REPO\" }" \
     'std::hint::black_box(claude_agent::ClientBuilder::new(claude_agent::Options::new()));'
 hello minimal "claude-agent = { path = \"$REPO\", default-features = false }" \
     'std::hint::black_box(claude_agent::ClientBuilder::new(claude_agent::Options::new()));'
+# The floor: the normal dependencies of the library's default build, with
+# the features it asks of them (Cargo.toml, [workspace.dependencies]).
+hello floor 'ractor = { version = "0.16", default-features = false, features = ["tokio_runtime"] }
+tokio-util = { version = "0.7.16", features = ["rt"] }
+futures = { version = "0.3", default-features = false, features = ["std", "async-await"] }
+serde = { version = "1", features = ["derive"] }
+serde_json = { version = "1", features = ["raw_value"] }
+thiserror = "2"
+tracing = "0.1"
+rustix = { version = "1", features = ["process", "fs"] }
+memchr = "2.4"
+bytes = "1.7.1"
+libc = "0.2.183"' \
+    'std::hint::black_box((serde_json::from_str::<serde_json::Value>("{}").is_ok(), ractor::ActorId::Local(1), tokio_util::sync::CancellationToken::new()));' \
+    '"rt", "rt-multi-thread", "macros", "sync", "time", "io-util", "io-std", "net", "process", "signal", "fs"'
 hello sdkrs 'claude-agent-sdk-rs = "=0.6.4"' \
     'std::hint::black_box(claude_agent_sdk_rs::ClaudeAgentOptions::builder().build());'
 hello ccsdk 'cc-sdk = "=0.8.1"' \
@@ -78,6 +96,7 @@ label() {
     case "$1" in
         ours) echo "this library (default features)" ;;
         minimal) echo "this library (no default features)" ;;
+        floor) echo "floor: its dependencies, none of its code" ;;
         sdkrs) echo "claude-agent-sdk-rs 0.6.4" ;;
         ccsdk) echo "cc-sdk 0.8.1" ;;
         tool) echo "the tool: cargo install --path cli" ;;
@@ -131,6 +150,7 @@ python3 - "$RESULTS" <<'EOF' >&2
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
 names = {"ours": "this library (default features)", "minimal": "this library (no default features)",
+         "floor": "floor: its dependencies, none of its code",
          "sdkrs": "claude-agent-sdk-rs 0.6.4", "ccsdk": "cc-sdk 0.8.1", "tool": "the tool (cargo install --path cli)"}
 order = [b for b in names if any(r["build"] == b for r in rows)]
 med = {}

@@ -9,27 +9,24 @@ macro_rules! wire_struct {
     (@ty opt $ty:ty) => { Option<$ty> };
     (@take req $v:expr, $json:literal) => { match $v { Some(v) => v, None => return Err((LABEL, $json)) } };
     (@take opt $v:expr, $json:literal) => { $v };
-    (@read req $self:ident . $field:ident, $ty:ty, $d:ident, $json:literal) => {{
-        let v = <$ty as ::serde::Deserialize>::deserialize($d)
-            .map_err(|e| $crate::protocol::de::note(e, LABEL, $json))?;
-        $self.$field = Some(v);
-    }};
+    (@read req $self:ident . $field:ident, $ty:ty, $d:ident, $json:literal) => {
+        $self.$field = Some($crate::protocol::de::read_field::<$ty, D>($d, LABEL, $json)?)
+    };
     (@read opt $self:ident . $field:ident, $ty:ty, $d:ident, $json:literal) => {{
         const BIT: usize = $crate::protocol::de::field_index(OPT_FIELDS, $json);
-        let v = <Option<$ty> as ::serde::Deserialize>::deserialize($d)
-            .map_err(|e| $crate::protocol::de::note(e, LABEL, $json))?;
-        $self.extra.set_null(BIT, v.is_none());
-        $self.$field = v;
+        $self.$field = $crate::protocol::de::read_field::<Option<$ty>, D>($d, LABEL, $json)?;
+        $self.extra.set_null(BIT, $self.$field.is_none());
     }};
     (@write req $self:ident . $field:ident, $m:ident, $json:literal) => {
         $m.serialize_entry($json, &$self.$field)?;
     };
     (@write opt $self:ident . $field:ident, $m:ident, $json:literal) => {
-        if let Some(v) = &$self.$field {
-            $m.serialize_entry($json, v)?;
-        } else if $self.extra.is_null($crate::protocol::de::field_index(OPT_FIELDS, $json)) {
-            $m.serialize_entry($json, &())?;
-        }
+        $crate::protocol::de::write_optional(
+            $m,
+            $json,
+            $self.$field.as_ref(),
+            $self.extra.is_null($crate::protocol::de::field_index(OPT_FIELDS, $json)),
+        )?;
     };
     (@opt_name req $json:literal) => { "" };
     (@opt_name opt $json:literal) => { $json };

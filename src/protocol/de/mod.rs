@@ -102,6 +102,33 @@ pub(crate) fn note<E>(e: E, label: &'static str, field: &str) -> E {
     e
 }
 
+/// Reads one typed field, noting `label.field` when it fails: written once
+/// per field type for every builder rather than inline in each builder's
+/// `field` (less code for the compiler's front end; the optimizer may still
+/// inline it, which keeps parsing as fast).
+pub(crate) fn read_field<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
+    d: D,
+    label: &'static str,
+    field: &str,
+) -> Result<T, D::Error> {
+    T::deserialize(d).map_err(|e| note(e, label, field))
+}
+
+/// Writes an optional field: its value, an explicit `null` when one was
+/// read (`null_read`), or nothing (once per field type, as `read_field`).
+pub(crate) fn write_optional<M: SerializeMap, T: serde::Serialize + ?Sized>(
+    m: &mut M,
+    key: &'static str,
+    value: Option<&T>,
+    null_read: bool,
+) -> Result<(), M::Error> {
+    match value {
+        Some(v) => m.serialize_entry(key, v),
+        None if null_read => m.serialize_entry(key, &()),
+        None => Ok(()),
+    }
+}
+
 /// Finishes a builder, turning a missing field into a noted serde error.
 pub(crate) fn finish<B: Finish, E: de::Error>(b: B) -> Result<B::Output, E> {
     b.finish().map_err(|(label, field)| {
