@@ -85,11 +85,7 @@ macro_rules! wire_struct {
                 ) -> Result<(), D::Error> {
                     match key {
                         $( $json => wire_struct!(@read $kind self.$field, $ty, d, $json), )*
-                        _ => {
-                            let v = <::serde_json::Value as ::serde::Deserialize>::deserialize(d)
-                                .map_err(|e| $crate::protocol::de::note(e, LABEL, key))?;
-                            self.extra.map.insert(key.to_owned(), v);
-                        }
+                        _ => $crate::protocol::de::read_extra(d, &mut self.extra, LABEL, key)?,
                     }
                     Ok(())
                 }
@@ -110,10 +106,7 @@ macro_rules! wire_struct {
                 type Builder = $builder;
                 fn write_fields<M: ::serde::ser::SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
                     $( wire_struct!(@write $kind self.$field, m, $json); )*
-                    for (k, v) in &self.extra.map {
-                        m.serialize_entry(k, v)?;
-                    }
-                    Ok(())
+                    $crate::protocol::de::write_extras(m, &self.extra)
                 }
             }
 

@@ -114,6 +114,30 @@ pub(crate) fn read_field<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     T::deserialize(d).map_err(|e| note(e, label, field))
 }
 
+/// Keeps a member no field of the type models in `extras`.
+pub(crate) fn read_extra<'de, D: Deserializer<'de>>(
+    d: D,
+    extras: &mut super::Extras,
+    label: &'static str,
+    key: &str,
+) -> Result<(), D::Error> {
+    let v = Value::deserialize(d).map_err(|e| note(e, label, key))?;
+    extras.map.insert(key.to_owned(), v);
+    Ok(())
+}
+
+/// Writes the members no field of the type models, after the fields.
+#[inline]
+pub(crate) fn write_extras<M: SerializeMap>(
+    m: &mut M,
+    extras: &super::Extras,
+) -> Result<(), M::Error> {
+    for (k, v) in &extras.map {
+        m.serialize_entry(k, v)?;
+    }
+    Ok(())
+}
+
 /// Writes an optional field: its value, an explicit `null` when one was
 /// read (`null_read`), or nothing (once per field type, as `read_field`).
 pub(crate) fn write_optional<M: SerializeMap, T: serde::Serialize + ?Sized>(
