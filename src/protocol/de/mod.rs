@@ -191,13 +191,18 @@ impl FieldSink for RawBuilder {
     }
 }
 
+/// What a visitor of a protocol object expects, named in its errors.
+fn expecting_object(f: &mut fmt::Formatter<'_>, label: &str) -> fmt::Result {
+    write!(f, "a {label} object")
+}
+
 /// Visitor for a [`Wire`] struct.
 pub(crate) struct StructVisitor<W>(pub(crate) PhantomData<W>);
 
 impl<'de, W: Wire> Visitor<'de> for StructVisitor<W> {
     type Value = W;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a {} object", W::LABEL)
+        expecting_object(f, W::LABEL)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<W, A::Error> {
         visit_struct(map, Vec::new(), &[])
@@ -210,7 +215,7 @@ pub(crate) struct TaggedVisitor<T>(pub(crate) PhantomData<T>);
 impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
     type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a {} object", T::LABEL)
+        expecting_object(f, T::LABEL)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
         visit_tagged(map, Vec::new(), None)
@@ -242,7 +247,7 @@ impl<'de, T: Tagged> de::DeserializeSeed<'de> for KnownTag<'_, T> {
 impl<'de, T: Tagged> Visitor<'de> for KnownTag<'_, T> {
     type Value = T;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a {} object", T::LABEL)
+        expecting_object(f, T::LABEL)
     }
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
         visit_known_tag(map, self.tag)
