@@ -80,14 +80,14 @@
 //!
 //! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
 //! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
-//! servers, [`settings`] for the settings a session would see, resolved
-//! without starting one: these are the default build. The rest is behind features, so a
+//! servers: these are the default build. The rest is behind features, so a
 //! program compiles only what it uses: `Host` (feature `host`) for many
 //! sessions with quotas and drain, `store` (feature `store`) and `sessions`
 //! (feature `sessions`) for transcripts that outlive a machine,
 //! `transcript` (feature `transcript`) for a correlated record of a run or
 //! its raw frames, `telemetry` (feature `telemetry`) for OpenTelemetry,
-//! `settings` (feature `settings`) for the settings the CLI would resolve.
+//! `settings` (feature `settings`) for the settings a session would see,
+//! resolved without starting one.
 //! How frames *move* (processes, pipes, actors, shutdown) is the
 //! `claude-agent-actors` crate, re-exported as [`runtime`].
 

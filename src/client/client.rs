@@ -360,9 +360,9 @@ impl Client {
     /// reap; then the [extensions](crate::extensions)' `post_stop`.
     /// Idempotent: every caller gets the same report.
     ///
-    /// With a [session store](ClientBuilder::session_store), the mirror's
+    /// With a session store (`ClientBuilder::session_store`, feature `store`), the mirror's
     /// pending appends are waited for (at most its flush deadline, or
-    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) once
+    /// `store::mirror::HURRIED_FLUSH` once
     /// [`hurry`](Self::hurry) was called) and reported as
     /// `mirror_persisted` / `mirror_unpersisted`.
     pub async fn shutdown(&self) -> SessionReport {
@@ -409,7 +409,7 @@ impl Client {
     /// It also cuts the [extensions](crate::extensions)' final waits short
     /// ([`Stopped::hurried`](crate::extensions::Stopped::hurried)): the
     /// session store mirror gives pending appends at most
-    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) more instead of its
+    /// `HURRIED_FLUSH` more instead of its
     /// flush deadline, and reports what it could not persist
     /// (`system/mirror_error`, `mirror_unpersisted`).
     pub fn hurry(&self) {

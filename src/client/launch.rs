@@ -12,7 +12,7 @@ use claude_agent_actors::process::ProcessSpec;
 /// computed (program, argv, environment, working directory, user): run it
 /// over `ssh`, in a container, on a remote runner.
 ///
-/// Called once per connect (a [`Host`](crate::Host) restart connects
+/// Called once per connect (a `Host` restart connects
 /// again), on the connecting task: keep it quick; the slow part belongs in
 /// [`Transport::connect`].
 ///

@@ -105,7 +105,7 @@ pub use report::SessionReport;
 ///
 /// An extension given to [`ClientBuilder::extension`](crate::ClientBuilder::extension)
 /// is shared by every session the builder connects (a
-/// [`Host`](crate::Host) connects again on restart): keep per-session
+/// `Host` connects again on restart): keep per-session
 /// state keyed by session, or none.
 pub trait Extension: Send + Sync + 'static {
     /// A short name: the key of this extension's part of the

@@ -31,7 +31,7 @@ pub struct SessionReport {
     #[serde(flatten)]
     pub runtime: ShutdownReport,
     /// Transcript entries the session-store mirror persisted (`None`
-    /// without a [session store](crate::ClientBuilder::session_store)).
+    /// without a session store, `ClientBuilder::session_store`).
     pub mirror_persisted: Option<u64>,
     /// Transcript entries the mirror did not persist: failed after their
     /// retries, dropped on overflow, or still pending at the flush deadline.

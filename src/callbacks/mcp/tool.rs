@@ -162,7 +162,7 @@ pub struct ToolAnnotations {
 /// assert_eq!(add.input_schema()["required"], json!(["a", "b"]));
 /// ```
 ///
-/// With the `schemars` feature, [`Tool::typed`] derives the schema from a
+/// With the `schemars` feature, `Tool::typed` derives the schema from a
 /// Rust type and decodes the arguments into it.
 #[derive(Clone)]
 pub struct Tool {
