@@ -60,6 +60,7 @@ mod types;
 mod validate;
 mod validate_rule;
 mod validate_rules;
+mod validate_shapes;
 
 #[cfg(test)]
 mod merge_tests;

@@ -1,0 +1,186 @@
+//! The fields of the settings schema's objects, for the rows of
+//! `validate_rules.rs` that hold one: each field's kind, and whether it
+//! must be there or is read leniently. Learnt from the TypeScript SDK
+//! 0.3.332's schema and checked against its recorded answers
+//! (`testdata/resolve_settings/ts_sdk_0.3.332_key_probes.jsonl`).
+
+use super::validate_rule::Kind::{self, *};
+use super::validate_rule::{Field, NUMBER, Special, lenient, nullable, opt, req};
+
+/// Whole numbers in JavaScript's safe range.
+const ANY_INT: Kind = Int {
+    above: -9_007_199_254_740_992,
+};
+
+/// `policyHelper`: its timing fields are not checked deeper.
+pub(crate) const POLICY_HELPER: &[Field] = &[
+    req("path", Str),
+    nullable("timeoutMs", Any),
+    nullable("refreshIntervalMs", Any),
+];
+
+/// `fileSuggestion` and `subagentStatusLine`: a command to run.
+pub(crate) const COMMAND: &[Field] = &[req("type", OneOf(&["command"])), req("command", Str)];
+
+pub(crate) const BREAK_REMINDER: &[Field] = &[
+    opt("enabled", Bool),
+    opt("intervalMinutes", Int { above: 0 }),
+    opt("breakThresholdMinutes", Int { above: 0 }),
+    opt("message", Str),
+];
+
+pub(crate) const QUIET_HOURS: &[Field] =
+    &[opt("enabled", Bool), opt("start", Clock), opt("end", Clock)];
+
+pub(crate) const WORKTREE: &[Field] = &[
+    opt("symlinkDirectories", Strings),
+    opt("sparsePaths", Strings),
+    opt("baseRef", OneOf(&["fresh", "head"])),
+    lenient("bgIsolation", OneOf(&["worktree", "none"])).closed("\"worktree\""),
+    lenient("location", Str),
+];
+
+pub(crate) const SPINNER_VERBS: &[Field] = &[
+    req("mode", OneOf(&["append", "replace"])),
+    req("verbs", Strings),
+];
+
+pub(crate) const REMOTE_TOOLS: &[Field] = &[opt("allowUnattendedServing", Bool).closed("false")];
+
+pub(crate) const STATUS_LINE: &[Field] = &[
+    req("type", OneOf(&["command"])),
+    req("command", Str),
+    opt("padding", NUMBER),
+    lenient(
+        "refreshInterval",
+        Num {
+            min: 1.0,
+            exclusive: false,
+        },
+    ),
+    opt("hideVimModeIndicator", Bool),
+];
+
+pub(crate) const AUTO_COMPACT_OFFER_ANSWER: &[Field] = &[
+    req("model", Text),
+    req("choice", OneOf(&["accept", "keep", "undo"])),
+    req("tokens", Int { above: 0 }),
+    req("at", Int { above: 0 }),
+];
+
+pub(crate) const ATTRIBUTION_PROJECT_POLICY: &[Field] = &[opt("default", Str)];
+
+/// One row of `modelPicker.options`.
+const MODEL_OPTION: &[Field] = &[
+    req("model", Str),
+    opt("label", Str),
+    opt("description", Str),
+    opt("behavesAs", Str),
+];
+
+pub(crate) const MODEL_PICKER: &[Field] = &[
+    req(
+        "options",
+        Filtered(&Fields {
+            fields: MODEL_OPTION,
+            open: false,
+        }),
+    ),
+    lenient("replaceBuiltInOptions", Bool),
+];
+
+pub(crate) const SPELLCHECK: &[Field] = &[
+    lenient("enabled", Bool),
+    lenient("checker", Str),
+    lenient("language", Str),
+    lenient("color", Str),
+];
+
+/// `spinnerTipsOverride`: its `tips` are not checked deeper.
+pub(crate) const SPINNER_TIPS_OVERRIDE: &[Field] = &[
+    lenient("excludeDefault", Bool),
+    opt("tips", Any),
+    lenient("tipsFile", Str),
+    lenient("label", Str),
+];
+
+/// A list of paths whose items that are not strings read as `""`.
+const PATHS: Kind = List(&StrElseEmpty);
+
+/// A list of permission rules: an item that is not a string is dropped
+/// (the rule syntax TS also checks is not).
+const RULES: Kind = Filtered(&Str);
+
+/// `permissions`.
+pub(crate) const PERMISSIONS: &[Field] = &[
+    opt("allow", RULES),
+    opt("deny", RULES),
+    opt("ask", RULES),
+    opt("defaultMode", Special(Special::PermissionMode)).closed("\"default\""),
+    opt("disableBypassPermissionsMode", OneOf(&["disable"])).closed("\"disable\""),
+    opt("blockReadsOutsideWorkingDirectories", Bool).closed("true"),
+    opt("blockFileToolReadsOutsideWorkingDirectories", Bool),
+    opt("blockWritesOutsideWorkingDirectories", Bool).closed("true"),
+    lenient("blockReadsExemptPaths", PATHS),
+    lenient("workingDirectoriesAsGiven", PATHS),
+    lenient("workingDirectoriesExclude", PATHS),
+    opt("disableAutoMode", OneOf(&["disable"])).closed("\"disable\""),
+    opt("denyInsteadOfPrompting", Bool).closed("true"),
+    opt("additionalDirectories", Strings),
+];
+
+/// One item of `sshConfigs`.
+pub(crate) const SSH_CONFIG: &[Field] = &[
+    req("id", Str),
+    req("name", Str),
+    req("sshHost", Str),
+    opt("sshPort", ANY_INT),
+    opt("sshIdentityFile", Str),
+    opt("startDirectory", Str),
+];
+
+/// `policyHelpers`: one helper per platform, not checked deeper.
+pub(crate) const POLICY_HELPERS: &[Field] = &[
+    opt("macos", Any),
+    opt("linux", Any),
+    opt("windows", Any),
+    opt("wsl", Any),
+    opt("default", Any),
+];
+
+pub(crate) const REMOTE: &[Field] = &[opt("defaultEnvironmentId", Str)];
+
+pub(crate) const VOICE: &[Field] = &[
+    opt("enabled", Bool),
+    opt("mode", OneOf(&["hold", "tap"])),
+    opt("autoSubmit", Bool),
+];
+
+pub(crate) const AUTO_MODE: &[Field] = &[
+    opt("allow", Strings),
+    opt("soft_deny", Strings),
+    opt("hard_deny", Strings),
+    opt("environment", Strings),
+    opt("classifyAllShell", Bool).closed("true"),
+];
+
+/// `sandbox`: its fields are named; their values are not checked deeper.
+pub(crate) const SANDBOX: &[Field] = &[
+    opt("enabled", Any),
+    opt("failIfUnavailable", Any),
+    opt("autoAllowBashIfSandboxed", Any),
+    opt("allowUnsandboxedCommands", Any),
+    opt("network", Any),
+    opt("filesystem", Any),
+    opt("credentials", Any),
+    opt("windows", Any),
+    opt("ignoreViolations", Any),
+    opt("enableWeakerNestedSandbox", Any),
+    opt("allowNestedUserNamespaces", Any),
+    opt("enableWeakerNetworkIsolation", Any),
+    opt("allowAppleEvents", Any),
+    opt("excludedCommands", Any),
+    opt("ripgrep", Any),
+    opt("bwrapPath", Any),
+    opt("socatPath", Any),
+];
