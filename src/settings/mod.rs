@@ -58,6 +58,7 @@ mod restrictive;
 mod sources_merge;
 mod types;
 mod validate;
+mod validate_hooks;
 mod validate_rule;
 mod validate_rules;
 mod validate_shapes;

@@ -19,6 +19,7 @@
 
 use serde_json::{Map, Value};
 
+use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
 
@@ -89,6 +90,8 @@ fn read_key(rule: &Rule, value: Value, kind: SourceKind) -> Read {
     match check(rule.kind, value, reader) {
         Checked::Keep(value) => Read::Keep(value),
         Checked::Unset => Read::Drop,
+        Checked::Unloadable if user => Read::Refuse,
+        Checked::Unloadable => Read::Drop,
         Checked::Wrong => match on_wrong {
             OnWrong::Refuse => Read::Refuse,
             OnWrong::Drop => Read::Drop,
@@ -126,6 +129,9 @@ enum Checked {
     Unset,
     /// Wrong.
     Wrong,
+    /// Wrong where it may guard permissions: a user's file is refused
+    /// whatever the key's row says, a policy source drops the key.
+    Unloadable,
 }
 
 impl From<Option<Value>> for Checked {
@@ -141,6 +147,9 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
         (Kind::Bool, Value::Bool(_)) | (Kind::Str, Value::String(_)) | (Kind::Any, _) => true,
         (Kind::Text, Value::String(s)) => !s.is_empty(),
         (Kind::OneOf(names), Value::String(s)) => names.contains(&s.as_str()),
+        (Kind::OneOfElse(names, _), Value::String(s)) if names.contains(&s.as_str()) => true,
+        (Kind::OneOfElse(_, other), _) => return Checked::Keep(Value::String(other.into())),
+        (Kind::Url, Value::String(s)) => is_url(s),
         (Kind::Int { above }, Value::Number(n)) => is_safe_int(n).is_some_and(|i| i > above),
         (Kind::Rate { zero }, Value::Number(n)) => n
             .as_f64()
@@ -186,7 +195,7 @@ fn list(item: &Kind, value: Value, reader: Reader) -> Checked {
     for v in items {
         match check(*item, v, reader) {
             Checked::Keep(v) => out.push(v),
-            Checked::Unset | Checked::Wrong => return Checked::Wrong,
+            Checked::Unset | Checked::Wrong | Checked::Unloadable => return Checked::Wrong,
         }
     }
     Checked::Keep(Value::Array(out))
@@ -201,7 +210,7 @@ fn filtered(item: &Kind, value: Value, reader: Reader) -> Checked {
         .into_iter()
         .filter_map(|v| match check(*item, v, reader) {
             Checked::Keep(v) => Some(v),
-            Checked::Unset | Checked::Wrong => None,
+            Checked::Unset | Checked::Wrong | Checked::Unloadable => None,
         });
     Checked::Keep(Value::Array(kept.collect()))
 }
@@ -236,7 +245,7 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
             Checked::Unset if user => {}
             Checked::Wrong if lenient => {}
             Checked::Wrong if user => return Checked::Wrong,
-            Checked::Wrong | Checked::Unset => {
+            Checked::Wrong | Checked::Unset | Checked::Unloadable => {
                 let closed = field.closed.filter(|_| !is_null);
                 match closed.and_then(|t| serde_json::from_str(t).ok()) {
                     Some(v) => {
@@ -251,6 +260,29 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
         o.retain(|k, _| fields.iter().any(|f| f.name == k));
     }
     Checked::Keep(Value::Object(o))
+}
+
+/// Whether `s` parses as an absolute URL, roughly as WHATWG's parser
+/// takes it: a scheme (a letter, then letters, digits, `+`, `-`, `.`), a
+/// colon, and for the web's schemes a host after `//`.
+fn is_url(s: &str) -> bool {
+    let s = s.trim();
+    let Some((scheme, rest)) = s.split_once(':') else {
+        return false;
+    };
+    let mut chars = scheme.chars();
+    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
+        return false;
+    }
+    let special = ["http", "https", "ws", "wss", "ftp"];
+    if special.contains(&scheme.to_ascii_lowercase().as_str()) {
+        let host = rest.trim_start_matches(['/', '\\']);
+        let host = host.split(['/', '?', '#', '\\']).next().unwrap_or_default();
+        return !host.is_empty() && !host.contains(' ');
+    }
+    true
 }
 
 /// `H:MM` or `HH:MM` on a 24-hour clock.
@@ -329,6 +361,17 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         (Special::EmptiedObject, Value::Object(_)) => kept(Value::Object(Map::new())),
         (Special::NonEmptyObjects, Value::Array(items)) if items.is_empty() => Checked::Unset,
         (Special::NonEmptyObjects, v @ Value::Array(_)) => check(Kind::Objects, v, reader),
+        (Special::Hooks, v) => {
+            let check_one = |kind: Kind, v: Value| match check(kind, v, reader) {
+                Checked::Keep(v) => Some(v),
+                _ => None,
+            };
+            match read_hooks(v, &check_one) {
+                Hooks::Keep(v) => kept(v),
+                Hooks::Wrong => Checked::Wrong,
+                Hooks::Unloadable => Checked::Unloadable,
+            }
+        }
         (Special::PermissionMode, Value::String(s)) if s == "manual" => {
             kept(Value::String("default".into()))
         }

@@ -14,6 +14,10 @@ pub(crate) enum Kind {
     Text,
     /// One of these strings.
     OneOf(&'static [&'static str]),
+    /// One of these strings; any other value reads as the last text.
+    OneOfElse(&'static [&'static str], &'static str),
+    /// An absolute URL (`scheme:` then more).
+    Url,
     /// A whole number above `above` (and within JavaScript's safe range).
     Int { above: i64 },
     /// A number above 0 (from 0 when `zero`) up to 1.
@@ -181,6 +185,8 @@ pub(crate) enum Special {
     EmptiedObject,
     /// `allowedMarketplaces`: a list of objects, unset when empty.
     NonEmptyObjects,
+    /// `hooks`: events of matchers of hooks (`validate_hooks.rs`).
+    Hooks,
     /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
     /// `"default"`.
     PermissionMode,

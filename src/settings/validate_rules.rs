@@ -100,7 +100,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule("managedMcpServers", Special(Special::ObjectEntries { keep_empty: true }), Drop, Drop, false, true),
     rule("allowedMcpServers", Special(Special::Entries), Drop, FailClosed("[]"), false, false),
     rule("deniedMcpServers", Special(Special::Entries), Drop, Drop, false, false),
-    rule("hooks", Record(&Objects), Drop, Drop, false, false),
+    rule("hooks", Special(Special::Hooks), Drop, Drop, false, false),
     rule("worktree", Fields { fields: shapes::WORKTREE, open: false }, Refuse, Restrict("{\"bgIsolation\":\"worktree\"}"), false, false),
     rule("disableAllHooks", Bool, Refuse, Drop, false, false),
     rule("disableReplyCheck", Bool, Refuse, Drop, false, false),
