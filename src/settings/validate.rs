@@ -22,6 +22,7 @@ use serde_json::{Map, Value};
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
+use super::validate_shapes as shapes;
 
 /// Which kind of source a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,8 +130,9 @@ enum Checked {
     Unset,
     /// Wrong.
     Wrong,
-    /// Wrong where it may guard permissions: a user's file is refused
-    /// whatever the key's row says, a policy source drops the key.
+    /// Wrong so that a user's file is refused whatever the key's row says
+    /// (a hook that may guard permissions, a marketplace of an unknown
+    /// kind); a policy source drops the key.
     Unloadable,
 }
 
@@ -176,6 +178,13 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
             .all(|v| matches!(check(*inner, v.clone(), reader), Checked::Keep(_))),
         (Kind::Fields { fields: f, open }, Value::Object(_)) => {
             return fields(f, open, value, reader);
+        }
+        (Kind::Tagged { tag, variants }, Value::Object(o)) => {
+            let name = o.get(tag).and_then(Value::as_str);
+            return match variants.iter().find(|(n, _)| Some(*n) == name) {
+                Some((_, f)) => fields(f, false, value, reader),
+                None => Checked::Wrong,
+            };
         }
         (Kind::Special(special), _) => return read_special(special, value, reader),
         _ => false,
@@ -329,10 +338,34 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             items.retain(Value::is_object);
             kept(Value::Array(items))
         }
-        (Special::Marketplaces, v @ Value::Array(_)) if user => check(Kind::Objects, v, reader),
-        (Special::Marketplaces, Value::Array(mut items)) => {
-            items.retain(Value::is_object);
-            kept(Value::Array(items))
+        (Special::Marketplaces, v @ Value::Array(_)) if user => {
+            check(Kind::List(&shapes::MARKETPLACE_SOURCE), v, reader)
+        }
+        (Special::Marketplaces, v @ Value::Array(_)) => {
+            check(Kind::Filtered(&shapes::MARKETPLACE_SOURCE), v, reader)
+        }
+        (Special::ServerEntry { denied }, Value::Object(o)) => server_entry(o, denied),
+        (Special::KnownMarketplaces { keep_empty }, Value::Object(entries)) => {
+            let mut out = Map::new();
+            for (name, entry) in entries {
+                let tag = entry.get("source").and_then(|s| s.get("source"));
+                let known = |t: &str| shapes::MARKETPLACE_SOURCES.iter().any(|(n, _)| *n == t);
+                // An unknown kind of source refuses a user's file whole.
+                if tag.and_then(Value::as_str).is_some_and(|t| !known(t)) {
+                    return Checked::Unloadable;
+                }
+                let entry_kind = Kind::Fields {
+                    fields: shapes::KNOWN_MARKETPLACE,
+                    open: false,
+                };
+                if let Checked::Keep(entry) = check(entry_kind, entry, reader) {
+                    out.insert(name, entry);
+                }
+            }
+            match out.is_empty() && !keep_empty {
+                true => Checked::Unset,
+                false => kept(Value::Object(out)),
+            }
         }
         (Special::PolicyStrings, Value::Array(mut items)) => {
             items.retain(Value::is_string);
@@ -400,6 +433,29 @@ fn is_safe_int(n: &serde_json::Number) -> Option<i64> {
     }
     let x = n.as_f64()?;
     (x.fract() == 0.0 && x.abs() <= SAFE).then_some(x as i64)
+}
+
+/// One entry naming an MCP server by exactly one of its name, command or
+/// URL; other fields are dropped. An allowed server's name is letters,
+/// digits, `_` and `-`; a denied one's is not blank nor padded.
+fn server_entry(mut entry: Map<String, Value>, denied: bool) -> Checked {
+    entry.retain(|k, _| matches!(k.as_str(), "serverName" | "serverCommand" | "serverUrl"));
+    let name_ok = match entry.get("serverName") {
+        None => true,
+        Some(Value::String(n)) if denied => !n.trim().is_empty() && n.trim() == n,
+        Some(Value::String(n)) => is_server_name(n),
+        Some(_) => false,
+    };
+    let command_ok = match entry.get("serverCommand") {
+        None => true,
+        Some(Value::Array(c)) => !c.is_empty() && c.iter().all(Value::is_string),
+        Some(_) => false,
+    };
+    let url_ok = entry.get("serverUrl").is_none_or(Value::is_string);
+    match name_ok && command_ok && url_ok && entry.len() == 1 {
+        true => Checked::Keep(Value::Object(entry)),
+        false => Checked::Wrong,
+    }
 }
 
 /// The permission modes `permissions.defaultMode` may name.

@@ -222,12 +222,10 @@ fn read_matcher(
 
 /// One hook as read by its type, or `None` when it cannot be read.
 fn read_hook(hook: Value, check: &dyn Fn(Kind, Value) -> Option<Value>) -> Option<Value> {
-    let kind = hook.get("type").and_then(Value::as_str)?;
-    let (_, fields) = TYPES.iter().find(|(t, _)| *t == kind)?;
     check(
-        Fields {
-            fields,
-            open: false,
+        Tagged {
+            tag: "type",
+            variants: TYPES,
         },
         hook,
     )

@@ -51,6 +51,12 @@ pub(crate) enum Kind {
         fields: &'static [Field],
         open: bool,
     },
+    /// An object whose `tag` field names one of `variants`, read by that
+    /// variant's fields (closed).
+    Tagged {
+        tag: &'static str,
+        variants: &'static [(&'static str, &'static [Field])],
+    },
     /// Anything.
     Any,
     /// Read by its own rule (see [`Special`]).
@@ -156,8 +162,8 @@ pub(crate) enum Special {
     /// A list of objects whose other items are dropped
     /// (`allowedMcpServers`, `deniedMcpServers`, `footerLinksRegexes`).
     Entries,
-    /// A list of marketplace objects: in a user's file any other item is
-    /// wrong, in a policy source it is dropped.
+    /// A list of marketplace sources: in a user's file an item that
+    /// cannot be read is wrong, in a policy source it is dropped.
     Marketplaces,
     /// A list of strings whose other items a policy source drops
     /// (`deniedModels`).
@@ -187,6 +193,14 @@ pub(crate) enum Special {
     NonEmptyObjects,
     /// `hooks`: events of matchers of hooks (`validate_hooks.rs`).
     Hooks,
+    /// One entry of `allowedMcpServers` (`denied`: of `deniedMcpServers`):
+    /// exactly one of `serverName`, `serverCommand`, `serverUrl`.
+    ServerEntry { denied: bool },
+    /// `extraKnownMarketplaces`, `additionalMarketplaces`: marketplaces by
+    /// name; an entry that cannot be read is dropped, one whose source
+    /// names an unknown kind refuses a user's file (a policy drops the key). Unset when none is
+    /// left, unless `keep_empty`.
+    KnownMarketplaces { keep_empty: bool },
     /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
     /// `"default"`.
     PermissionMode,

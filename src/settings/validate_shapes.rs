@@ -184,3 +184,79 @@ pub(crate) const SANDBOX: &[Field] = &[
     opt("bwrapPath", Any),
     opt("socatPath", Any),
 ];
+
+/// Git-hosted marketplace sources' optional fields.
+const GIT_CHECKOUT: [Field; 4] = [
+    opt("ref", Str),
+    opt("path", Str),
+    opt("sparsePaths", Strings),
+    opt("skipLfs", Bool),
+];
+
+const fn with_checkout(first: [Field; 2]) -> [Field; 6] {
+    let [a, b] = first;
+    let [c, d, e, f] = GIT_CHECKOUT;
+    [a, b, c, d, e, f]
+}
+
+const GITHUB: [Field; 6] = with_checkout([req("source", Str), req("repo", Str)]);
+const GIT: [Field; 6] = with_checkout([req("source", Str), req("url", Str)]);
+
+/// The kinds of marketplace source, by `source`. `npm` and `settings` are
+/// checked to their required fields' presence only.
+pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
+    (
+        "url",
+        &[
+            req("source", Str),
+            req("url", Url),
+            opt("headers", Record(&Str)),
+            opt("headersHelper", Any),
+        ],
+    ),
+    ("github", &GITHUB),
+    ("git", &GIT),
+    (
+        "npm",
+        &[
+            req("source", Str),
+            req("package", Any),
+            opt("version", Str),
+            opt("registry", Any),
+        ],
+    ),
+    ("file", &[req("source", Str), req("path", Str)]),
+    ("directory", &[req("source", Str), req("path", Str)]),
+    ("skills-dir", &[req("source", Str)]),
+    (
+        "hostPattern",
+        &[req("source", Str), req("hostPattern", Str)],
+    ),
+    (
+        "pathPattern",
+        &[req("source", Str), req("pathPattern", Str)],
+    ),
+    (
+        "settings",
+        &[
+            req("source", Str),
+            req("name", Any),
+            req("plugins", Any),
+            opt("owner", Any),
+        ],
+    ),
+];
+
+/// A marketplace source.
+pub(crate) const MARKETPLACE_SOURCE: Kind = Tagged {
+    tag: "source",
+    variants: MARKETPLACE_SOURCES,
+};
+
+/// One entry of `extraKnownMarketplaces`.
+pub(crate) const KNOWN_MARKETPLACE: &[Field] = &[
+    req("source", MARKETPLACE_SOURCE),
+    opt("installLocation", Str),
+    opt("autoUpdate", Bool),
+    lenient("pluginDigests", Any),
+];
