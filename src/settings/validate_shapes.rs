@@ -164,23 +164,44 @@ pub(crate) const AUTO_MODE: &[Field] = &[
     opt("classifyAllShell", Bool).closed("true"),
 ];
 
-/// `sandbox`: its fields are named; their values are not checked deeper.
+/// `sandbox.windows`.
+const SANDBOX_WINDOWS: &[Field] =
+    &[opt("backend", OneOf(&["sandboxuser", "mxc"])).closed("\"sandboxuser\"")];
+
+/// `sandbox.ripgrep`.
+const RIPGREP: &[Field] = &[req("command", Str), opt("args", Strings)];
+
+/// `sandbox`: its switches fail closed in a policy source; `network`,
+/// `filesystem`, `credentials` and the helper paths are not checked deeper.
 pub(crate) const SANDBOX: &[Field] = &[
-    opt("enabled", Any),
-    opt("failIfUnavailable", Any),
-    opt("autoAllowBashIfSandboxed", Any),
-    opt("allowUnsandboxedCommands", Any),
+    opt("enabled", Bool).closed("true"),
+    opt("failIfUnavailable", Bool),
+    opt("autoAllowBashIfSandboxed", Bool).closed("false"),
+    opt("allowUnsandboxedCommands", Bool).closed("false"),
     opt("network", Any),
     opt("filesystem", Any),
     opt("credentials", Any),
-    opt("windows", Any),
-    opt("ignoreViolations", Any),
-    opt("enableWeakerNestedSandbox", Any),
-    opt("allowNestedUserNamespaces", Any),
-    opt("enableWeakerNetworkIsolation", Any),
-    opt("allowAppleEvents", Any),
-    opt("excludedCommands", Any),
-    opt("ripgrep", Any),
+    opt(
+        "windows",
+        Fields {
+            fields: SANDBOX_WINDOWS,
+            open: false,
+        },
+    )
+    .closed("{\"backend\":\"sandboxuser\"}"),
+    opt("ignoreViolations", Record(&Strings)),
+    opt("enableWeakerNestedSandbox", Bool).closed("false"),
+    opt("allowNestedUserNamespaces", Bool).closed("false"),
+    opt("enableWeakerNetworkIsolation", Bool).closed("false"),
+    opt("allowAppleEvents", Bool).closed("false"),
+    opt("excludedCommands", Strings),
+    opt(
+        "ripgrep",
+        Fields {
+            fields: RIPGREP,
+            open: false,
+        },
+    ),
     opt("bwrapPath", Any),
     opt("socatPath", Any),
 ];
