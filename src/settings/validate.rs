@@ -254,7 +254,9 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
             Checked::Unset if user => {}
             Checked::Wrong if lenient => {}
             Checked::Wrong if user => return Checked::Wrong,
-            Checked::Wrong | Checked::Unset | Checked::Unloadable => {
+            // Deeper, a policy source's wrong value dropped the whole key.
+            Checked::Unset | Checked::Unloadable => return Checked::Unset,
+            Checked::Wrong => {
                 let closed = field.closed.filter(|_| !is_null);
                 match closed.and_then(|t| serde_json::from_str(t).ok()) {
                     Some(v) => {

@@ -168,18 +168,68 @@ pub(crate) const AUTO_MODE: &[Field] = &[
 const SANDBOX_WINDOWS: &[Field] =
     &[opt("backend", OneOf(&["sandboxuser", "mxc"])).closed("\"sandboxuser\"")];
 
+/// `sandbox.network.tlsTerminate`.
+const TLS_TERMINATE: &[Field] = &[opt("caCertPath", Text), opt("caKeyPath", Text)];
+
+/// `sandbox.network`: `allowMachLookup`'s wildcard rule is not checked.
+const SANDBOX_NETWORK: &[Field] = &[
+    opt("allowedDomains", Strings),
+    opt("deniedDomains", Strings),
+    opt("strictAllowlist", Bool).closed("true"),
+    opt("allowManagedDomainsOnly", Bool).closed("true"),
+    opt("allowUnixSockets", Strings),
+    opt("allowAllUnixSockets", Bool).closed("false"),
+    opt("allowLocalBinding", Bool).closed("false"),
+    opt("allowMachLookup", Strings),
+    opt("httpProxyPort", NUMBER),
+    opt("socksProxyPort", NUMBER),
+    opt(
+        "tlsTerminate",
+        Fields {
+            fields: TLS_TERMINATE,
+            open: false,
+        },
+    ),
+];
+
+/// `sandbox.filesystem`.
+const SANDBOX_FILESYSTEM: &[Field] = &[
+    opt("allowWrite", Strings),
+    opt("denyWrite", Strings),
+    opt("denyRead", Strings),
+    opt("allowRead", Strings),
+    opt("allowManagedReadPathsOnly", Bool).closed("true"),
+    opt("disabled", Bool).closed("false"),
+];
+
 /// `sandbox.ripgrep`.
 const RIPGREP: &[Field] = &[req("command", Str), opt("args", Strings)];
 
-/// `sandbox`: its switches fail closed in a policy source; `network`,
-/// `filesystem`, `credentials` and the helper paths are not checked deeper.
+/// `sandbox`: its switches fail closed in a policy source; `credentials`
+/// and the helper paths are not checked deeper.
 pub(crate) const SANDBOX: &[Field] = &[
     opt("enabled", Bool).closed("true"),
     opt("failIfUnavailable", Bool),
     opt("autoAllowBashIfSandboxed", Bool).closed("false"),
     opt("allowUnsandboxedCommands", Bool).closed("false"),
-    opt("network", Any),
-    opt("filesystem", Any),
+    opt(
+        "network",
+        Fields {
+            fields: SANDBOX_NETWORK,
+            open: false,
+        },
+    )
+    .closed(
+        "{\"strictAllowlist\":true,\"allowManagedDomainsOnly\":true,\"allowAllUnixSockets\":false,\"allowLocalBinding\":false}",
+    ),
+    opt(
+        "filesystem",
+        Fields {
+            fields: SANDBOX_FILESYSTEM,
+            open: false,
+        },
+    )
+    .closed("{\"allowManagedReadPathsOnly\":true,\"disabled\":false}"),
     opt("credentials", Any),
     opt(
         "windows",
