@@ -55,6 +55,7 @@ mod policy;
 mod read;
 mod report;
 mod restrictive;
+mod restrictive_builtin;
 mod sources_merge;
 mod types;
 mod validate;
@@ -62,6 +63,7 @@ mod validate_hooks;
 mod validate_rule;
 mod validate_rules;
 mod validate_shapes;
+mod validate_values;
 
 #[cfg(test)]
 mod merge_tests;
