@@ -192,4 +192,12 @@ async fn nested_values_are_read_as_the_live_cli_reads_them() {
         ours.effective["hooks"],
         json!({"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "true"}]}]})
     );
+    assert_eq!(
+        ours.effective["pluginConfigs"],
+        json!({"cc-plugin-sec-default@builtin": {"options": {"allowManagedModsOnly": true}}})
+    );
+    assert_eq!(
+        ours.effective["sandbox"]["credentials"]["awsPairs"][1],
+        json!({"accessKeyIdVar": "AWS_SECRET_ACCESS_KEY", "secretAccessKeyVar": "_PARENT_PAIR_SUPPRESSOR_2_"})
+    );
 }
