@@ -159,9 +159,16 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
         (Kind::Rate { zero }, Value::Number(n)) => n
             .as_f64()
             .is_some_and(|x| x <= 1.0 && (x > 0.0 || (zero && x == 0.0))),
-        (Kind::Num { min, exclusive }, Value::Number(n)) => n
+        (
+            Kind::Num {
+                min,
+                exclusive,
+                max,
+            },
+            Value::Number(n),
+        ) => n
             .as_f64()
-            .is_some_and(|x| x > min || (!exclusive && x == min)),
+            .is_some_and(|x| (x > min || (!exclusive && x == min)) && x <= max),
         (Kind::Clock, Value::String(s)) => is_clock(s),
         (Kind::StrElseEmpty, Value::String(_)) => true,
         (Kind::StrElseEmpty, _) => return Checked::Keep(Value::String(String::new())),
@@ -176,9 +183,31 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
                 || matches!(check(*b, v.clone(), reader), Checked::Keep(_))
         }
         (Kind::Object, Value::Object(_)) => true,
-        (Kind::Record(inner), Value::Object(entries)) => entries
-            .values()
-            .all(|v| matches!(check(*inner, v.clone(), reader), Checked::Keep(_))),
+        (Kind::Record(inner), Value::Object(_)) => {
+            let Value::Object(entries) = value else {
+                return Checked::Wrong;
+            };
+            let mut out = Map::new();
+            for (k, v) in entries {
+                match check(*inner, v, reader) {
+                    Checked::Keep(v) => out.insert(k, v),
+                    _ => return Checked::Wrong,
+                };
+            }
+            return Checked::Keep(Value::Object(out));
+        }
+        (Kind::RecordFiltered(inner), Value::Object(_)) => {
+            let Value::Object(entries) = value else {
+                return Checked::Wrong;
+            };
+            let kept = entries
+                .into_iter()
+                .filter_map(|(k, v)| match check(*inner, v, reader) {
+                    Checked::Keep(v) => Some((k, v)),
+                    _ => None,
+                });
+            return Checked::Keep(Value::Object(kept.collect()));
+        }
         (Kind::Fields { fields: f, open }, Value::Object(_)) => {
             return fields(f, open, value, reader);
         }

@@ -57,6 +57,7 @@ const GUARDS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellComma
 const TIMEOUT: Kind = Num {
     min: 0.0,
     exclusive: true,
+    max: f64::INFINITY,
 };
 
 const ON_FAILURE: Kind = OneOf(&["continue", "block"]);

@@ -22,8 +22,8 @@ pub(crate) enum Kind {
     Int { above: i64 },
     /// A number above 0 (from 0 when `zero`) up to 1.
     Rate { zero: bool },
-    /// A number from `min` (above it when `exclusive`); `NEG_INFINITY`: any.
-    Num { min: f64, exclusive: bool },
+    /// A number from `min` (above it when `exclusive`) up to `max`.
+    Num { min: f64, exclusive: bool, max: f64 },
     /// A string matching the 24-hour clock `H:MM` or `HH:MM`.
     Clock,
     /// A string; any other value reads as `""`.
@@ -44,6 +44,8 @@ pub(crate) enum Kind {
     Object,
     /// An object whose values are each of this kind.
     Record(&'static Kind),
+    /// An object whose values not of this kind are dropped.
+    RecordFiltered(&'static Kind),
     /// An object with these fields, each of its kind: other fields are
     /// dropped unless `open`. A wrong field makes the object wrong, bar a
     /// lenient one, which is dropped alone.
@@ -146,6 +148,7 @@ pub(crate) const fn nullable(name: &'static str, kind: Kind) -> Field {
 pub(crate) const NUMBER: Kind = Kind::Num {
     min: f64::NEG_INFINITY,
     exclusive: false,
+    max: f64::INFINITY,
 };
 
 /// Keys whose reading the table's kinds do not describe.

@@ -56,6 +56,7 @@ pub(crate) const STATUS_LINE: &[Field] = &[
         Num {
             min: 1.0,
             exclusive: false,
+            max: f64::INFINITY,
         },
     ),
     opt("hideVimModeIndicator", Bool),
@@ -330,4 +331,47 @@ pub(crate) const KNOWN_MARKETPLACE: &[Field] = &[
     opt("installLocation", Str),
     opt("autoUpdate", Bool),
     lenient("pluginDigests", Any),
+];
+
+/// A price per million tokens.
+const PRICE: Kind = Num {
+    min: 0.0,
+    exclusive: false,
+    max: 10_000.0,
+};
+
+/// One model's prices in `modelPricing.overrides`.
+const MODEL_PRICES: &[Field] = &[
+    req("input", PRICE),
+    req("output", PRICE),
+    req("cacheRead", PRICE),
+    req("cacheWrite", PRICE),
+];
+
+/// `modelPricing`: an unreadable multiplier or model's prices is dropped.
+pub(crate) const MODEL_PRICING: &[Field] = &[
+    lenient(
+        "multiplier",
+        Num {
+            min: 0.0,
+            exclusive: true,
+            max: 10.0,
+        },
+    ),
+    opt(
+        "overrides",
+        RecordFiltered(&Fields {
+            fields: MODEL_PRICES,
+            open: false,
+        }),
+    ),
+];
+
+/// A plugin option's value: a string, number, boolean or list of strings.
+const PLUGIN_OPTION: Kind = Either(&Either(&Str, &NUMBER), &Either(&Bool, &Strings));
+
+/// One plugin's entry in `pluginConfigs`.
+pub(crate) const PLUGIN_CONFIG: &[Field] = &[
+    opt("mcpServers", Record(&Record(&PLUGIN_OPTION))),
+    opt("options", Record(&PLUGIN_OPTION)),
 ];
