@@ -179,8 +179,16 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
         (Kind::StrOrStrings, Value::String(_)) => true,
         (Kind::StrOrStrings, Value::Array(items)) => items.iter().all(Value::is_string),
         (Kind::Either(a, b), v) => {
-            matches!(check(*a, v.clone(), reader), Checked::Keep(_))
-                || matches!(check(*b, v.clone(), reader), Checked::Keep(_))
+            if let Checked::Keep(v) = check(*a, v.clone(), reader) {
+                return Checked::Keep(v);
+            }
+            return check(*b, value, reader);
+        }
+        (Kind::IntCapped { from, cap }, Value::Number(n)) => {
+            return match is_safe_int(n).filter(|i| *i >= from) {
+                Some(i) => Checked::Keep(Value::from(i.min(cap))),
+                None => Checked::Wrong,
+            };
         }
         (Kind::Object, Value::Object(_)) => true,
         (Kind::Record(inner), Value::Object(_)) => {

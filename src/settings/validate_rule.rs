@@ -20,6 +20,8 @@ pub(crate) enum Kind {
     Url,
     /// A whole number above `above` (and within JavaScript's safe range).
     Int { above: i64 },
+    /// A whole number from `from`; one above `cap` reads as `cap`.
+    IntCapped { from: i64, cap: i64 },
     /// A number above 0 (from 0 when `zero`) up to 1.
     Rate { zero: bool },
     /// A number from `min` (above it when `exclusive`) up to `max`.

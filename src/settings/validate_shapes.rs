@@ -12,11 +12,37 @@ const ANY_INT: Kind = Int {
     above: -9_007_199_254_740_992,
 };
 
-/// `policyHelper`: its timing fields are not checked deeper.
+/// The longest timer JavaScript keeps: a longer time reads as it.
+const TIMER_CAP: i64 = 2_147_483_647;
+
+/// Exactly 0.
+const ZERO: Kind = Num {
+    min: 0.0,
+    exclusive: false,
+    max: 0.0,
+};
+
+/// `policyHelper`: a timeout from a second, a refresh from a minute (or 0,
+/// never).
 pub(crate) const POLICY_HELPER: &[Field] = &[
     req("path", Str),
-    nullable("timeoutMs", Any),
-    nullable("refreshIntervalMs", Any),
+    nullable(
+        "timeoutMs",
+        IntCapped {
+            from: 1000,
+            cap: TIMER_CAP,
+        },
+    ),
+    nullable(
+        "refreshIntervalMs",
+        Either(
+            &ZERO,
+            &IntCapped {
+                from: 60_000,
+                cap: TIMER_CAP,
+            },
+        ),
+    ),
 ];
 
 /// `fileSuggestion` and `subagentStatusLine`: a command to run.
