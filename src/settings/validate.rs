@@ -170,6 +170,9 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
             .as_f64()
             .is_some_and(|x| (x > min || (!exclusive && x == min)) && x <= max),
         (Kind::Clock, Value::String(s)) => is_clock(s),
+        (Kind::TrailingWildcard, Value::String(s)) => {
+            !s.strip_suffix('*').unwrap_or(s).contains('*')
+        }
         (Kind::StrElseEmpty, Value::String(_)) => true,
         (Kind::StrElseEmpty, _) => return Checked::Keep(Value::String(String::new())),
         (Kind::List(item), Value::Array(_)) => return list(item, value, reader),
@@ -339,10 +342,6 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::Array(vec![Value::String(name)]))
         }
         (Special::ServerNames, v @ Value::Array(_)) => check(Kind::Strings, v, reader),
-        (Special::Entries, Value::Array(mut items)) => {
-            items.retain(Value::is_object);
-            kept(Value::Array(items))
-        }
         (Special::Marketplaces, v @ Value::Array(_)) if user => {
             check(Kind::List(&shapes::MARKETPLACE_SOURCE), v, reader)
         }

@@ -28,6 +28,8 @@ pub(crate) enum Kind {
     Num { min: f64, exclusive: bool, max: f64 },
     /// A string matching the 24-hour clock `H:MM` or `HH:MM`.
     Clock,
+    /// A string whose only `*`, if any, is its last character.
+    TrailingWildcard,
     /// A string; any other value reads as `""`.
     StrElseEmpty,
     /// A list whose items are each of this kind.
@@ -164,9 +166,6 @@ pub(crate) enum Special {
     /// `enabledMcpjsonServers`, `disabledMcpjsonServers`: a list of
     /// strings; in a user's file one server name alone reads as a list.
     ServerNames,
-    /// A list of objects whose other items are dropped
-    /// (`allowedMcpServers`, `deniedMcpServers`, `footerLinksRegexes`).
-    Entries,
     /// A list of marketplace sources: in a user's file an item that
     /// cannot be read is wrong, in a policy source it is dropped.
     Marketplaces,

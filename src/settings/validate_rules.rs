@@ -130,7 +130,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule("strictPluginOnlyCustomization", Special(Special::Surfaces(SURFACES)), Drop, Restrict("true"), false, false),
     rule("statusLine", Fields { fields: shapes::STATUS_LINE, open: false }, Refuse, Drop, false, false),
     rule("prUrlTemplate", Str, Refuse, Drop, false, false),
-    rule("footerLinksRegexes", Special(Special::Entries), Drop, Drop, false, false),
+    rule("footerLinksRegexes", Filtered(&Fields { fields: shapes::FOOTER_LINK, open: true }), Drop, Drop, false, false),
     rule("subagentStatusLine", Fields { fields: shapes::COMMAND, open: false }, Drop, Drop, false, false),
     rule("enabledPlugins", Record(&Either(&Strings, &Bool)), Refuse, Drop, false, false),
     rule("prependPlugins", Strings, Drop, Drop, false, false),

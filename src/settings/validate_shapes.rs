@@ -198,7 +198,7 @@ const SANDBOX_WINDOWS: &[Field] =
 /// `sandbox.network.tlsTerminate`.
 const TLS_TERMINATE: &[Field] = &[opt("caCertPath", Text), opt("caKeyPath", Text)];
 
-/// `sandbox.network`: `allowMachLookup`'s wildcard rule is not checked.
+/// `sandbox.network`.
 const SANDBOX_NETWORK: &[Field] = &[
     opt("allowedDomains", Strings),
     opt("deniedDomains", Strings),
@@ -207,7 +207,7 @@ const SANDBOX_NETWORK: &[Field] = &[
     opt("allowUnixSockets", Strings),
     opt("allowAllUnixSockets", Bool).closed("false"),
     opt("allowLocalBinding", Bool).closed("false"),
-    opt("allowMachLookup", Strings),
+    opt("allowMachLookup", List(&TrailingWildcard)),
     opt("httpProxyPort", NUMBER),
     opt("socksProxyPort", NUMBER),
     opt(
@@ -401,3 +401,7 @@ pub(crate) const PLUGIN_CONFIG: &[Field] = &[
     opt("mcpServers", Record(&Record(&PLUGIN_OPTION))),
     opt("options", Record(&PLUGIN_OPTION)),
 ];
+
+/// One item of `footerLinksRegexes`: an object with a `type` (a `regex`
+/// one that is not complete is kept as any other type is).
+pub(crate) const FOOTER_LINK: &[Field] = &[req("type", Str)];
