@@ -117,3 +117,87 @@ async fn resolved_settings_agree_with_the_live_clis_get_settings() {
         .collect();
     assert_eq!(our_sources, their_sources, "each source's own settings");
 }
+
+#[tokio::test]
+#[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
+async fn nested_values_are_read_as_the_live_cli_reads_them() {
+    let Some(rig) = Rig::start(ModelScript::new()).await else {
+        return;
+    };
+    let home = rig.home.path();
+    let cwd = rig.cwd.path();
+    // A reacting event loses the hook it cannot read; unknown fields of a
+    // hook, a matcher and the status line are dropped; a lenient field is
+    // dropped alone; permission rules that are not strings are dropped.
+    write(
+        &home.join(".claude/settings.json"),
+        &json!({
+            "hooks": {"Stop": [{"matcher": "", "extra": 1, "hooks": [
+                {"type": "command", "command": "true", "extra": 1},
+                {"type": "prompt"}
+            ]}]},
+            "statusLine": {"type": "command", "command": "echo", "extra": 1, "refreshInterval": 0},
+            "permissions": {"allow": ["Read", 5], "defaultMode": "manual"},
+            "worktree": {"bgIsolation": "sideways", "baseRef": "fresh"}
+        }),
+    );
+    // A guarding hook that cannot be read refuses the whole file.
+    write(
+        &cwd.join(".claude/settings.json"),
+        &json!({
+            "model": "refused-with-its-file",
+            "hooks": {"PreToolUse": [{"hooks": [{"type": "command"}]}]}
+        }),
+    );
+    // A nested value of the wrong type refuses the whole file.
+    write(
+        &cwd.join(".claude/settings.local.json"),
+        &json!({"model": "refused-too", "sandbox": {"network": {"allowedDomains": "a.com"}}}),
+    );
+    let managed = object(json!({
+        "pluginConfigs": {"sec-default@builtin": {"options": {
+            "allowManagedModsOnly": true, "allowModsToOverrideDenyRules": true
+        }}},
+        "sandbox": {"enabled": true, "credentials": {"awsPairs": [
+            {"accessKeyIdVar": "AWS_ACCESS_KEY_ID", "secretAccessKeyVar": "AWS_SECRET_ACCESS_KEY"}
+        ]}}
+    }));
+
+    let mut options = ResolveSettingsOptions::new(cwd);
+    options.config_dir = Some(home.join(".claude"));
+    options.managed_dir = Some(home.join("no-managed-folder"));
+    options.managed_settings = Some(managed.clone());
+    options.setting_sources = Some(vec![
+        SettingSource::User,
+        SettingSource::Project,
+        SettingSource::Local,
+    ]);
+    let ours = resolve_settings(&options).unwrap();
+
+    let client = rig.connect(rig.options().managed_settings(managed)).await;
+    let theirs = client.get_settings().await.unwrap();
+    shutdown(&client).await;
+
+    assert_eq!(
+        ours.effective,
+        theirs.effective.clone().unwrap(),
+        "effective settings"
+    );
+    assert_eq!(
+        ours.effective.get("model"),
+        None,
+        "both refused files stay out"
+    );
+    assert_eq!(
+        ours.effective["hooks"],
+        json!({"Stop": [{"matcher": "", "hooks": [{"type": "command", "command": "true"}]}]})
+    );
+    assert_eq!(
+        ours.effective["pluginConfigs"],
+        json!({"cc-plugin-sec-default@builtin": {"options": {"allowManagedModsOnly": true}}})
+    );
+    assert_eq!(
+        ours.effective["sandbox"]["credentials"]["awsPairs"][1],
+        json!({"accessKeyIdVar": "AWS_SECRET_ACCESS_KEY", "secretAccessKeyVar": "_PARENT_PAIR_SUPPRESSOR_2_"})
+    );
+}

@@ -24,9 +24,11 @@
 //! `"model": 5`) is skipped whole, bar the keys read leniently (dropped
 //! alone, or read as a default); a policy source drops a wrong key, and a
 //! restrictive key fails closed to its restrictive value. Unknown keys are
-//! kept. Each key of the CLI's schema is checked at its top level, and
-//! objects by their required and known fields; values deeper inside (a
-//! hook's command, a permission rule's syntax) are not.
+//! kept. Each key of the CLI's schema is checked as deep as the schema
+//! goes for most keys (objects field by field, lists item by item, hooks
+//! entry by entry, marketplace sources and MCP server entries by kind),
+//! with TS's lenient spots; a permission rule's syntax, `sandbox.credentials`
+//! and a few other deep values are not (see docs/PARITY.md).
 //!
 //! What is not read: macOS configuration profiles (`plutil`) and the
 //! Windows registry (`reg.exe`), which exist on those platforms only; the
@@ -55,11 +57,15 @@ mod policy;
 mod read;
 mod report;
 mod restrictive;
+mod restrictive_builtin;
 mod sources_merge;
 mod types;
 mod validate;
+mod validate_hooks;
 mod validate_rule;
 mod validate_rules;
+mod validate_shapes;
+mod validate_values;
 
 #[cfg(test)]
 mod merge_tests;

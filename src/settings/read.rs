@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use super::cascade::{ReadSources, ReadTier};
 use super::merge::merge_into;
 use super::policy::PolicyInputs;
+use super::restrictive_builtin::plugin_configs_part;
 use super::types::{MachinePolicy, PolicyKind, ResolveSettingsOptions, ResolvedSettingSource};
 use super::validate::{SourceKind, validate};
 use crate::options::SettingSource;
@@ -152,7 +153,7 @@ pub(crate) fn read_sources(
         policy: PolicyInputs {
             remote: policy(&options.server_managed_settings),
             file,
-            parent: policy(&options.managed_settings),
+            parent: parent_policy(&options.managed_settings),
         },
         user_enabled: wanted.contains(&SettingSource::User),
         machine_policy,
@@ -163,6 +164,21 @@ pub(crate) fn read_sources(
 fn policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
     let given = given.clone()?;
     validate(given, SourceKind::Policy)
+}
+
+/// A parent's `managedSettings`, its values checked. The built-in security
+/// plugin's restrictive options are also taken from it as given when the
+/// check dropped them: TS reads them from the checked settings, else from
+/// the given ones.
+fn parent_policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
+    let raw = given.as_ref()?;
+    let mut checked = validate(raw.clone(), SourceKind::Policy)?;
+    if plugin_configs_part(&checked).is_none()
+        && let Some(part) = plugin_configs_part(raw)
+    {
+        checked.insert("pluginConfigs".into(), part);
+    }
+    Some(checked)
 }
 
 /// The user configuration folder: `CLAUDE_CONFIG_DIR`, else `~/.claude`.

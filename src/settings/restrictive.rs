@@ -6,15 +6,14 @@
 //! marketplaces, providers) are kept only while the administrator's
 //! settings this part merges under do not own that decision; everything
 //! else (`model`, `env`, hooks, helpers, `cleanupPeriodDays`,
-//! `permissions.defaultMode`, ...) is dropped.
-//!
-//! Not kept here: the parent's restrictive plugin options under
-//! `pluginConfigs` (they name options of the CLI's built-in plugins this
-//! crate does not list) and `sandbox.credentials.awsPairs`.
+//! `permissions.defaultMode`, ...) is dropped. The built-in security
+//! plugin's restrictive options are kept under `pluginConfigs`, and AWS
+//! credential pairs become pairs that suppress the standard names.
 
 use serde_json::{Map, Value, json};
 
 use super::json_path::{at, set};
+use super::restrictive_builtin::{aws_pair_suppressors, plugin_configs_part};
 
 /// Top-level switches kept at `true`.
 const KEEP_TRUE: &[&str] = &[
@@ -126,6 +125,9 @@ pub(crate) fn restrictive_part_under(
                 out.insert(key.into(), json!([]));
             }
         }
+    }
+    if let Some(configs) = plugin_configs_part(parent) {
+        out.insert("pluginConfigs".into(), configs);
     }
     if at(parent, &["remoteTools", "allowUnattendedServing"]) == Some(&json!(false)) {
         out.insert(
@@ -322,6 +324,10 @@ fn credentials_part(credentials: &Map<String, Value>) -> Map<String, Value> {
             .filter(|k| sigv4.get(*k).and_then(Value::as_str) == Some("deny"))
             .map(|k| (k.to_owned(), json!("deny")));
         out.insert("sigv4".into(), Value::Object(denied.collect()));
+    }
+    let pairs = aws_pair_suppressors(credentials.get("awsPairs"));
+    if !pairs.is_empty() {
+        out.insert("awsPairs".into(), Value::Array(pairs));
     }
     out
 }

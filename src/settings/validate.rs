@@ -13,13 +13,19 @@
 //! The rules are one table, [`RULES`], a row per key of the CLI's schema
 //! (every key of the TypeScript SDK's `Settings` type among them): what the
 //! key holds, at its top level, and what a wrong value does in each kind of
-//! source. What lies inside an object is checked only where a row says so
-//! (its required fields, unknown fields dropped); deeper values are not.
+//! source. Inside an object or a list, a row's kind goes as deep as the
+//! schema's (see [`Kind::Fields`], [`Kind::List`]): a wrong value at any
+//! depth makes the key's value wrong, bar the lenient fields, dropped alone.
 
 use serde_json::{Map, Value};
 
-use super::validate_rule::{Kind, OnWrong, Rule, Special};
+use super::validate_hooks::{Hooks, read_hooks};
+use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
+use super::validate_shapes as shapes;
+use super::validate_values::{
+    PERMISSION_MODES, is_clock, is_safe_int, is_server_name, is_url, server_entry,
+};
 
 /// Which kind of source a document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,44 +59,7 @@ pub(crate) fn validate(
             }
         }
     }
-    if kind == SourceKind::Policy {
-        fail_nested_closed(&mut out);
-    }
     Some(out)
-}
-
-/// Restrictive switches inside an object, with the one value that is
-/// right for them besides their permissive one (`None`: a boolean).
-const NESTED: &[(&str, &str, Option<&str>)] = &[
-    (
-        "permissions",
-        "disableBypassPermissionsMode",
-        Some("disable"),
-    ),
-    ("permissions", "disableAutoMode", Some("disable")),
-    ("permissions", "blockReadsOutsideWorkingDirectories", None),
-    ("permissions", "blockWritesOutsideWorkingDirectories", None),
-    ("permissions", "denyInsteadOfPrompting", None),
-];
-
-/// In a policy source a nested restrictive switch with a wrong value reads
-/// as its restrictive value, as a top-level one does.
-fn fail_nested_closed(settings: &mut Map<String, Value>) {
-    for (object, key, word) in NESTED {
-        let Some(Value::Object(inner)) = settings.get_mut(*object) else {
-            continue;
-        };
-        let Some(value) = inner.get_mut(*key) else {
-            continue;
-        };
-        match (word, &*value) {
-            (_, Value::Null) => {}
-            (None, Value::Bool(_)) => {}
-            (Some(w), Value::String(s)) if s == w => {}
-            (None, _) => *value = Value::Bool(true),
-            (Some(w), _) => *value = Value::String((*w).to_owned()),
-        }
-    }
 }
 
 /// The row of `key`, if the schema knows it.
@@ -117,9 +86,16 @@ fn read_key(rule: &Rule, value: Value, kind: SourceKind) -> Read {
             _ => Read::Drop,
         };
     }
-    match check(rule.kind, value, user) {
+    let reader = match (user, on_wrong_restricts(rule.policy)) {
+        (true, _) => Reader::User,
+        (false, true) => Reader::PolicyRestrictive,
+        (false, false) => Reader::Policy,
+    };
+    match check(rule.kind, value, reader) {
         Checked::Keep(value) => Read::Keep(value),
         Checked::Unset => Read::Drop,
+        Checked::Unloadable if user => Read::Refuse,
+        Checked::Unloadable => Read::Drop,
         Checked::Wrong => match on_wrong {
             OnWrong::Refuse => Read::Refuse,
             OnWrong::Drop => Read::Drop,
@@ -134,6 +110,21 @@ fn fallback(text: &str) -> Read {
     serde_json::from_str(text).map_or(Read::Drop, Read::Keep)
 }
 
+/// How a value is read: from a user-written file, from a policy source,
+/// or from a policy source for a key that restricts (its nested values are
+/// read strictly and fail closed where they restrict).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Reader {
+    User,
+    Policy,
+    PolicyRestrictive,
+}
+
+/// Whether a policy source's wrong value falls back to a restrictive one.
+fn on_wrong_restricts(on_wrong: OnWrong) -> bool {
+    matches!(on_wrong, OnWrong::Restrict(_) | OnWrong::FailClosed(_))
+}
+
 /// What checking one value found.
 enum Checked {
     /// Right, and read as this.
@@ -142,6 +133,10 @@ enum Checked {
     Unset,
     /// Wrong.
     Wrong,
+    /// Wrong so that a user's file is refused whatever the key's row says
+    /// (a hook that may guard permissions, a marketplace of an unknown
+    /// kind); a policy source drops the key.
+    Unloadable,
 }
 
 impl From<Option<Value>> for Checked {
@@ -150,31 +145,91 @@ impl From<Option<Value>> for Checked {
     }
 }
 
-/// `value` as read when it is of `kind`. `user`: the source is
-/// user-written (some keys read differently there).
-fn check(kind: Kind, value: Value, user: bool) -> Checked {
+/// `value` as read when it is of `kind`, by `reader` (some keys read
+/// differently in a user-written file).
+fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
     let ok = match (kind, &value) {
         (Kind::Bool, Value::Bool(_)) | (Kind::Str, Value::String(_)) | (Kind::Any, _) => true,
         (Kind::Text, Value::String(s)) => !s.is_empty(),
         (Kind::OneOf(names), Value::String(s)) => names.contains(&s.as_str()),
+        (Kind::OneOfElse(names, _), Value::String(s)) if names.contains(&s.as_str()) => true,
+        (Kind::OneOfElse(_, other), _) => return Checked::Keep(Value::String(other.into())),
+        (Kind::Url, Value::String(s)) => is_url(s),
         (Kind::Int { above }, Value::Number(n)) => is_safe_int(n).is_some_and(|i| i > above),
         (Kind::Rate { zero }, Value::Number(n)) => n
             .as_f64()
             .is_some_and(|x| x <= 1.0 && (x > 0.0 || (zero && x == 0.0))),
+        (
+            Kind::Num {
+                min,
+                exclusive,
+                max,
+            },
+            Value::Number(n),
+        ) => n
+            .as_f64()
+            .is_some_and(|x| (x > min || (!exclusive && x == min)) && x <= max),
+        (Kind::Clock, Value::String(s)) => is_clock(s),
+        (Kind::TrailingWildcard, Value::String(s)) => {
+            !s.strip_suffix('*').unwrap_or(s).contains('*')
+        }
+        (Kind::StrElseEmpty, Value::String(_)) => true,
+        (Kind::StrElseEmpty, _) => return Checked::Keep(Value::String(String::new())),
+        (Kind::List(item), Value::Array(_)) => return list(item, value, reader),
+        (Kind::Filtered(item), Value::Array(_)) => return filtered(item, value, reader),
         (Kind::Strings, Value::Array(items)) => items.iter().all(Value::is_string),
         (Kind::Objects, Value::Array(items)) => items.iter().all(Value::is_object),
         (Kind::StrOrStrings, Value::String(_)) => true,
         (Kind::StrOrStrings, Value::Array(items)) => items.iter().all(Value::is_string),
         (Kind::Either(a, b), v) => {
-            matches!(check(*a, v.clone(), user), Checked::Keep(_))
-                || matches!(check(*b, v.clone(), user), Checked::Keep(_))
+            if let Checked::Keep(v) = check(*a, v.clone(), reader) {
+                return Checked::Keep(v);
+            }
+            return check(*b, value, reader);
+        }
+        (Kind::IntCapped { from, cap }, Value::Number(n)) => {
+            return match is_safe_int(n).filter(|i| *i >= from) {
+                Some(i) => Checked::Keep(Value::from(i.min(cap))),
+                None => Checked::Wrong,
+            };
         }
         (Kind::Object, Value::Object(_)) => true,
-        (Kind::Record(inner), Value::Object(entries)) => entries
-            .values()
-            .all(|v| matches!(check(*inner, v.clone(), user), Checked::Keep(_))),
-        (Kind::Fields { .. }, _) => return fields(kind, value),
-        (Kind::Special(special), _) => return read_special(special, value, user),
+        (Kind::Record(inner), Value::Object(_)) => {
+            let Value::Object(entries) = value else {
+                return Checked::Wrong;
+            };
+            let mut out = Map::new();
+            for (k, v) in entries {
+                match check(*inner, v, reader) {
+                    Checked::Keep(v) => out.insert(k, v),
+                    _ => return Checked::Wrong,
+                };
+            }
+            return Checked::Keep(Value::Object(out));
+        }
+        (Kind::RecordFiltered(inner), Value::Object(_)) => {
+            let Value::Object(entries) = value else {
+                return Checked::Wrong;
+            };
+            let kept = entries
+                .into_iter()
+                .filter_map(|(k, v)| match check(*inner, v, reader) {
+                    Checked::Keep(v) => Some((k, v)),
+                    _ => None,
+                });
+            return Checked::Keep(Value::Object(kept.collect()));
+        }
+        (Kind::Fields { fields: f, open }, Value::Object(_)) => {
+            return fields(f, open, value, reader);
+        }
+        (Kind::Tagged { tag, variants }, Value::Object(o)) => {
+            let name = o.get(tag).and_then(Value::as_str);
+            return match variants.iter().find(|(n, _)| Some(*n) == name) {
+                Some((_, f)) => fields(f, false, value, reader),
+                None => Checked::Wrong,
+            };
+        }
+        (Kind::Special(special), _) => return read_special(special, value, reader),
         _ => false,
     };
     match ok {
@@ -183,30 +238,86 @@ fn check(kind: Kind, value: Value, user: bool) -> Checked {
     }
 }
 
-/// An object with known fields: the required ones there, the unknown ones
-/// dropped unless the kind is open.
-fn fields(kind: Kind, value: Value) -> Checked {
-    let (
-        Kind::Fields {
-            fields,
-            required,
-            open,
-        },
-        Value::Object(mut o),
-    ) = (kind, value)
-    else {
+/// A list whose items are each of `item`, each read as it is read alone.
+fn list(item: &Kind, value: Value, reader: Reader) -> Checked {
+    let Value::Array(items) = value else {
         return Checked::Wrong;
     };
-    if !required.iter().all(|f| o.contains_key(*f)) {
+    let mut out = Vec::with_capacity(items.len());
+    for v in items {
+        match check(*item, v, reader) {
+            Checked::Keep(v) => out.push(v),
+            Checked::Unset | Checked::Wrong | Checked::Unloadable => return Checked::Wrong,
+        }
+    }
+    Checked::Keep(Value::Array(out))
+}
+
+/// A list with the items that are not of `item` dropped.
+fn filtered(item: &Kind, value: Value, reader: Reader) -> Checked {
+    let Value::Array(items) = value else {
         return Checked::Wrong;
+    };
+    let kept = items
+        .into_iter()
+        .filter_map(|v| match check(*item, v, reader) {
+            Checked::Keep(v) => Some(v),
+            Checked::Unset | Checked::Wrong | Checked::Unloadable => None,
+        });
+    Checked::Keep(Value::Array(kept.collect()))
+}
+
+/// An object with known fields, each read by its kind; unknown fields are
+/// dropped unless `open`. A required field missing makes it wrong. A wrong
+/// field makes it wrong in a user's file, bar a lenient field, dropped
+/// alone. In a policy source a wrong field drops the whole key (read as
+/// unset), bar a field that restricts, which fails closed; for a key that
+/// restricts the schema's lenience does not apply there.
+fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked {
+    let user = reader == Reader::User;
+    let Value::Object(mut o) = value else {
+        return Checked::Wrong;
+    };
+    for field in fields {
+        let Some(v) = o.remove(field.name) else {
+            if field.need == Need::Required {
+                return Checked::Wrong;
+            }
+            continue;
+        };
+        if v.is_null() && field.need == Need::NullUnset {
+            continue;
+        }
+        let lenient = field.need == Need::Lenient && reader != Reader::PolicyRestrictive;
+        let is_null = v.is_null();
+        match check(field.kind, v, reader) {
+            Checked::Keep(v) => {
+                o.insert(field.name.to_owned(), v);
+            }
+            Checked::Unset if user => {}
+            Checked::Wrong if lenient => {}
+            Checked::Wrong if user => return Checked::Wrong,
+            // Deeper, a policy source's wrong value dropped the whole key.
+            Checked::Unset | Checked::Unloadable => return Checked::Unset,
+            Checked::Wrong => {
+                let closed = field.closed.filter(|_| !is_null);
+                match closed.and_then(|t| serde_json::from_str(t).ok()) {
+                    Some(v) => {
+                        o.insert(field.name.to_owned(), v);
+                    }
+                    None => return Checked::Unset,
+                }
+            }
+        }
     }
     if !open {
-        o.retain(|k, _| fields.contains(&k.as_str()));
+        o.retain(|k, _| fields.iter().any(|f| f.name == k));
     }
     Checked::Keep(Value::Object(o))
 }
 
-fn read_special(special: Special, value: Value, user: bool) -> Checked {
+fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
+    let user = reader == Reader::User;
     let kept = |v: Value| Checked::Keep(v);
     match (special, value) {
         // The policy tier leaves out an `env` with nothing in it.
@@ -230,15 +341,35 @@ fn read_special(special: Special, value: Value, user: bool) -> Checked {
         (Special::ServerNames, Value::String(name)) if user && is_server_name(&name) => {
             kept(Value::Array(vec![Value::String(name)]))
         }
-        (Special::ServerNames, v @ Value::Array(_)) => check(Kind::Strings, v, user),
-        (Special::Entries, Value::Array(mut items)) => {
-            items.retain(Value::is_object);
-            kept(Value::Array(items))
+        (Special::ServerNames, v @ Value::Array(_)) => check(Kind::Strings, v, reader),
+        (Special::Marketplaces, v @ Value::Array(_)) if user => {
+            check(Kind::List(&shapes::MARKETPLACE_SOURCE), v, reader)
         }
-        (Special::Marketplaces, v @ Value::Array(_)) if user => check(Kind::Objects, v, user),
-        (Special::Marketplaces, Value::Array(mut items)) => {
-            items.retain(Value::is_object);
-            kept(Value::Array(items))
+        (Special::Marketplaces, v @ Value::Array(_)) => {
+            check(Kind::Filtered(&shapes::MARKETPLACE_SOURCE), v, reader)
+        }
+        (Special::ServerEntry { denied }, Value::Object(o)) => server_entry(o, denied).into(),
+        (Special::KnownMarketplaces { keep_empty }, Value::Object(entries)) => {
+            let mut out = Map::new();
+            for (name, entry) in entries {
+                let tag = entry.get("source").and_then(|s| s.get("source"));
+                let known = |t: &str| shapes::MARKETPLACE_SOURCES.iter().any(|(n, _)| *n == t);
+                // An unknown kind of source refuses a user's file whole.
+                if tag.and_then(Value::as_str).is_some_and(|t| !known(t)) {
+                    return Checked::Unloadable;
+                }
+                let entry_kind = Kind::Fields {
+                    fields: shapes::KNOWN_MARKETPLACE,
+                    open: false,
+                };
+                if let Checked::Keep(entry) = check(entry_kind, entry, reader) {
+                    out.insert(name, entry);
+                }
+            }
+            match out.is_empty() && !keep_empty {
+                true => Checked::Unset,
+                false => kept(Value::Object(out)),
+            }
         }
         (Special::PolicyStrings, Value::Array(mut items)) => {
             items.retain(Value::is_string);
@@ -266,7 +397,22 @@ fn read_special(special: Special, value: Value, user: bool) -> Checked {
         }
         (Special::EmptiedObject, Value::Object(_)) => kept(Value::Object(Map::new())),
         (Special::NonEmptyObjects, Value::Array(items)) if items.is_empty() => Checked::Unset,
-        (Special::NonEmptyObjects, v @ Value::Array(_)) => check(Kind::Objects, v, user),
+        (Special::NonEmptyObjects, v @ Value::Array(_)) => check(Kind::Objects, v, reader),
+        (Special::Hooks, v) => {
+            let check_one = |kind: Kind, v: Value| match check(kind, v, reader) {
+                Checked::Keep(v) => Some(v),
+                _ => None,
+            };
+            match read_hooks(v, &check_one) {
+                Hooks::Keep(v) => kept(v),
+                Hooks::Wrong => Checked::Wrong,
+                Hooks::Unloadable => Checked::Unloadable,
+            }
+        }
+        (Special::PermissionMode, Value::String(s)) if s == "manual" => {
+            kept(Value::String("default".into()))
+        }
+        (Special::PermissionMode, v) => check(Kind::OneOf(PERMISSION_MODES), v, reader),
         (Special::Disable, Value::String(s)) if s == "disable" => kept(Value::String(s)),
         (Special::Disable, Value::Bool(false)) if !user => Checked::Unset,
         // An unknown field fails the policy tier closed; a user's is dropped.
@@ -281,22 +427,4 @@ fn read_special(special: Special, value: Value, user: bool) -> Checked {
         }
         _ => Checked::Wrong,
     }
-}
-
-/// A JavaScript safe integer (a whole `1.0` counts, as in JSON it is 1).
-fn is_safe_int(n: &serde_json::Number) -> Option<i64> {
-    const SAFE: f64 = 9_007_199_254_740_991.0;
-    if let Some(i) = n.as_i64() {
-        return (i.unsigned_abs() as f64 <= SAFE).then_some(i);
-    }
-    let x = n.as_f64()?;
-    (x.fract() == 0.0 && x.abs() <= SAFE).then_some(x as i64)
-}
-
-/// What the CLI takes for one MCP server's name.
-fn is_server_name(name: &str) -> bool {
-    !name.is_empty()
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }

@@ -1,8 +1,9 @@
 //! One row of the settings schema's table (`RULES` in `validate_rules.rs`):
-//! what a key holds at its top level, and what a wrong value does in each
+//! what a key holds, to the depth the schema checks it (an object's fields
+//! and a list's items are kinds too), and what a wrong value does in each
 //! kind of source. The checking is in `validate.rs`.
 
-/// What a key holds at its top level.
+/// What a key (or a field, or a list's item) holds.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Kind {
     /// `true` or `false`.
@@ -13,10 +14,28 @@ pub(crate) enum Kind {
     Text,
     /// One of these strings.
     OneOf(&'static [&'static str]),
+    /// One of these strings; any other value reads as the last text.
+    OneOfElse(&'static [&'static str], &'static str),
+    /// An absolute URL (`scheme:` then more).
+    Url,
     /// A whole number above `above` (and within JavaScript's safe range).
     Int { above: i64 },
+    /// A whole number from `from`; one above `cap` reads as `cap`.
+    IntCapped { from: i64, cap: i64 },
     /// A number above 0 (from 0 when `zero`) up to 1.
     Rate { zero: bool },
+    /// A number from `min` (above it when `exclusive`) up to `max`.
+    Num { min: f64, exclusive: bool, max: f64 },
+    /// A string matching the 24-hour clock `H:MM` or `HH:MM`.
+    Clock,
+    /// A string whose only `*`, if any, is its last character.
+    TrailingWildcard,
+    /// A string; any other value reads as `""`.
+    StrElseEmpty,
+    /// A list whose items are each of this kind.
+    List(&'static Kind),
+    /// A list whose items not of this kind are dropped.
+    Filtered(&'static Kind),
     /// A list of strings.
     Strings,
     /// A list of objects.
@@ -29,18 +48,112 @@ pub(crate) enum Kind {
     Object,
     /// An object whose values are each of this kind.
     Record(&'static Kind),
-    /// An object with these fields (`required` among them): other fields
-    /// are dropped unless `open`.
+    /// An object whose values not of this kind are dropped.
+    RecordFiltered(&'static Kind),
+    /// An object with these fields, each of its kind: other fields are
+    /// dropped unless `open`. A wrong field makes the object wrong, bar a
+    /// lenient one, which is dropped alone.
     Fields {
-        fields: &'static [&'static str],
-        required: &'static [&'static str],
+        fields: &'static [Field],
         open: bool,
+    },
+    /// An object whose `tag` field names one of `variants`, read by that
+    /// variant's fields (closed).
+    Tagged {
+        tag: &'static str,
+        variants: &'static [(&'static str, &'static [Field])],
     },
     /// Anything.
     Any,
     /// Read by its own rule (see [`Special`]).
     Special(Special),
 }
+
+/// One field of a [`Kind::Fields`] object.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Field {
+    /// Its name.
+    pub name: &'static str,
+    /// What it holds.
+    pub kind: Kind,
+    /// Whether it must be there, and what a wrong value does.
+    pub need: Need,
+    /// In a policy source, the JSON value a wrong value reads as (a
+    /// restrictive switch fails closed); `None`: the field is dropped.
+    pub closed: Option<&'static str>,
+}
+
+impl Field {
+    /// This field, failing closed to `value` in a policy source.
+    pub(crate) const fn closed(self, value: &'static str) -> Field {
+        Field {
+            closed: Some(value),
+            ..self
+        }
+    }
+}
+
+/// Whether a field must be there, and what a wrong value in it does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Need {
+    /// It must be there; a wrong value makes the object wrong.
+    Required,
+    /// It may be missing; a wrong value makes the object wrong.
+    Optional,
+    /// It may be missing; a wrong value is dropped alone (the schema's
+    /// `.catch`).
+    Lenient,
+    /// It may be missing or `null` (read as missing); a wrong value makes
+    /// the object wrong.
+    NullUnset,
+}
+
+/// A field that must be there.
+pub(crate) const fn req(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        kind,
+        need: Need::Required,
+        closed: None,
+    }
+}
+
+/// A field that may be missing.
+pub(crate) const fn opt(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        kind,
+        need: Need::Optional,
+        closed: None,
+    }
+}
+
+/// A field that may be missing and whose wrong value is dropped alone.
+pub(crate) const fn lenient(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        kind,
+        need: Need::Lenient,
+        closed: None,
+    }
+}
+
+/// A field that may be missing or `null`.
+pub(crate) const fn nullable(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        kind,
+        need: Need::NullUnset,
+        closed: None,
+    }
+}
+
+/// Any number.
+pub(crate) const NUMBER: Kind = Kind::Num {
+    min: f64::NEG_INFINITY,
+    exclusive: false,
+    max: f64::INFINITY,
+};
 
 /// Keys whose reading the table's kinds do not describe.
 #[derive(Debug, Clone, Copy)]
@@ -53,11 +166,8 @@ pub(crate) enum Special {
     /// `enabledMcpjsonServers`, `disabledMcpjsonServers`: a list of
     /// strings; in a user's file one server name alone reads as a list.
     ServerNames,
-    /// A list of objects whose other items are dropped
-    /// (`allowedMcpServers`, `deniedMcpServers`, `footerLinksRegexes`).
-    Entries,
-    /// A list of marketplace objects: in a user's file any other item is
-    /// wrong, in a policy source it is dropped.
+    /// A list of marketplace sources: in a user's file an item that
+    /// cannot be read is wrong, in a policy source it is dropped.
     Marketplaces,
     /// A list of strings whose other items a policy source drops
     /// (`deniedModels`).
@@ -85,6 +195,19 @@ pub(crate) enum Special {
     EmptiedObject,
     /// `allowedMarketplaces`: a list of objects, unset when empty.
     NonEmptyObjects,
+    /// `hooks`: events of matchers of hooks (`validate_hooks.rs`).
+    Hooks,
+    /// One entry of `allowedMcpServers` (`denied`: of `deniedMcpServers`):
+    /// exactly one of `serverName`, `serverCommand`, `serverUrl`.
+    ServerEntry { denied: bool },
+    /// `extraKnownMarketplaces`, `additionalMarketplaces`: marketplaces by
+    /// name; an entry that cannot be read is dropped, one whose source
+    /// names an unknown kind refuses a user's file (a policy drops the key). Unset when none is
+    /// left, unless `keep_empty`.
+    KnownMarketplaces { keep_empty: bool },
+    /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
+    /// `"default"`.
+    PermissionMode,
 }
 
 /// What a wrong value does.

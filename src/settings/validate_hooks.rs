@@ -1,0 +1,233 @@
+//! `hooks` as the CLI reads them: an object of events, each a list of
+//! matchers, each with a list of hooks of one of five types. An entry that
+//! cannot be read is removed from an event that only reacts (`Stop`, ...);
+//! under an event whose hooks may guard permissions (`PreToolUse`,
+//! `PermissionRequest`, `PreSkillShellCommand`) it leaves the whole source
+//! unloadable instead, so a user's file is refused (a policy source drops
+//! the key). An unknown event or a value of the wrong shape drops the key.
+
+use serde_json::{Map, Value};
+
+use super::validate_rule::Kind::{self, *};
+use super::validate_rule::{Field, opt, req};
+
+/// Every event a hook may be set on.
+const EVENTS: &[&str] = &[
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "PostToolBatch",
+    "Notification",
+    "UserPromptSubmit",
+    "UserPromptExpansion",
+    "SessionStart",
+    "SessionEnd",
+    "Stop",
+    "StopFailure",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "PreModelSwitch",
+    "PostModelSwitch",
+    "PermissionRequest",
+    "PermissionDenied",
+    "Setup",
+    "TeammateIdle",
+    "TaskCreated",
+    "TaskCompleted",
+    "Elicitation",
+    "ElicitationResult",
+    "ConfigChange",
+    "WorktreeCreate",
+    "WorktreeRemove",
+    "InstructionsLoaded",
+    "CwdChanged",
+    "FileChanged",
+    "DirectoryAdded",
+    "MessageDisplay",
+    "PreSkillShellCommand",
+];
+
+/// Events whose hooks may guard permissions: an entry there that cannot be
+/// read is not removed.
+const GUARDS: &[&str] = &["PreToolUse", "PermissionRequest", "PreSkillShellCommand"];
+
+/// A timeout in seconds.
+const TIMEOUT: Kind = Num {
+    min: 0.0,
+    exclusive: true,
+    max: f64::INFINITY,
+};
+
+const ON_FAILURE: Kind = OneOf(&["continue", "block"]);
+
+/// Where a hook may run for a cloud session; another value reads as
+/// `"skip"`.
+const CLOUD: Kind = OneOfElse(&["device", "skip"], "skip");
+
+const COMMAND: &[Field] = &[
+    req("type", OneOf(&["command"])),
+    req("command", Str),
+    opt("args", Strings),
+    opt("if", Str),
+    opt("shell", OneOf(&["bash", "powershell"])),
+    opt("timeout", TIMEOUT),
+    opt("onFailure", ON_FAILURE),
+    opt("statusMessage", Str),
+    opt("once", Bool),
+    opt("async", Bool),
+    opt("asyncRewake", Bool),
+    opt("holdsTools", Bool),
+    opt("rewakeMessage", Text),
+    opt("rewakeSummary", Text),
+    opt("cloud", CLOUD),
+];
+
+const PROMPT: &[Field] = &[
+    req("type", OneOf(&["prompt"])),
+    req("prompt", Str),
+    opt("if", Str),
+    opt("timeout", TIMEOUT),
+    opt("model", Str),
+    opt("continueOnBlock", Bool),
+    opt("statusMessage", Str),
+    opt("once", Bool),
+];
+
+const AGENT: &[Field] = &[
+    req("type", OneOf(&["agent"])),
+    req("prompt", Str),
+    opt("if", Str),
+    opt("timeout", TIMEOUT),
+    opt("model", Str),
+    opt("statusMessage", Str),
+    opt("once", Bool),
+];
+
+const HTTP: &[Field] = &[
+    req("type", OneOf(&["http"])),
+    req("url", Url),
+    opt("if", Str),
+    opt("timeout", TIMEOUT),
+    opt("onFailure", ON_FAILURE),
+    opt("headers", Record(&Str)),
+    opt("allowedEnvVars", Strings),
+    opt("statusMessage", Str),
+    opt("once", Bool),
+    opt("cloud", CLOUD),
+];
+
+const MCP_TOOL: &[Field] = &[
+    req("type", OneOf(&["mcp_tool"])),
+    req("server", Str),
+    req("tool", Str),
+    opt("input", Object),
+    opt("if", Str),
+    opt("timeout", TIMEOUT),
+    // Anything but "continue" reads as "block".
+    opt("onFailure", OneOfElse(&["continue"], "block")),
+    opt("statusMessage", Str),
+    opt("once", Bool),
+];
+
+/// The hook types, by their `type`.
+const TYPES: &[(&str, &[Field])] = &[
+    ("command", COMMAND),
+    ("prompt", PROMPT),
+    ("agent", AGENT),
+    ("http", HTTP),
+    ("mcp_tool", MCP_TOOL),
+];
+
+/// One matcher: the hooks are read apart, entry by entry.
+const MATCHER: &[Field] = &[opt("matcher", Str), req("hooks", Any)];
+
+/// What reading `hooks` found.
+pub(crate) enum Hooks {
+    /// Read as this.
+    Keep(Value),
+    /// The key is wrong (dropped).
+    Wrong,
+    /// A guarding entry cannot be read: the source is unloadable.
+    Unloadable,
+}
+
+/// `hooks` as the CLI reads them; `check` reads one value by its kind.
+pub(crate) fn read_hooks(value: Value, check: &dyn Fn(Kind, Value) -> Option<Value>) -> Hooks {
+    let Value::Object(events) = value else {
+        return Hooks::Wrong;
+    };
+    let mut out = Map::new();
+    let mut unloadable = false;
+    for (event, matchers) in events {
+        if matchers.is_null() {
+            continue;
+        }
+        if !EVENTS.contains(&event.as_str()) {
+            return Hooks::Wrong;
+        }
+        let guard = GUARDS.contains(&event.as_str());
+        let Value::Array(matchers) = matchers else {
+            match guard {
+                true => unloadable = true,
+                false => return Hooks::Wrong,
+            }
+            continue;
+        };
+        let mut kept = Vec::with_capacity(matchers.len());
+        for matcher in matchers {
+            match read_matcher(matcher, check) {
+                Some((m, whole)) if whole || !guard => kept.push(m),
+                Some(_) | None if guard => unloadable = true,
+                Some(_) | None => {}
+            }
+        }
+        out.insert(event, Value::Array(kept));
+    }
+    match unloadable {
+        true => Hooks::Unloadable,
+        false => Hooks::Keep(Value::Object(out)),
+    }
+}
+
+/// One matcher with the hooks of it that can be read, and whether they all
+/// could; `None` when the matcher itself cannot be read.
+fn read_matcher(
+    matcher: Value,
+    check: &dyn Fn(Kind, Value) -> Option<Value>,
+) -> Option<(Value, bool)> {
+    let hooks = match matcher.get("hooks") {
+        Some(Value::Array(hooks)) => hooks.clone(),
+        _ => return None,
+    };
+    let matcher = check(
+        Fields {
+            fields: MATCHER,
+            open: false,
+        },
+        matcher,
+    )?;
+    let Value::Object(mut matcher) = matcher else {
+        return None;
+    };
+    let count = hooks.len();
+    let hooks: Vec<Value> = hooks
+        .into_iter()
+        .filter_map(|h| read_hook(h, check))
+        .collect();
+    let whole = hooks.len() == count;
+    matcher.insert("hooks".into(), Value::Array(hooks));
+    Some((Value::Object(matcher), whole))
+}
+
+/// One hook as read by its type, or `None` when it cannot be read.
+fn read_hook(hook: Value, check: &dyn Fn(Kind, Value) -> Option<Value>) -> Option<Value> {
+    check(
+        Tagged {
+            tag: "type",
+            variants: TYPES,
+        },
+        hook,
+    )
+}
