@@ -10,44 +10,7 @@ use serde_json::{Map, Value};
 
 use super::validate_rule::Kind::{self, *};
 use super::validate_rule::{Field, opt, req};
-
-/// Every event a hook may be set on.
-const EVENTS: &[&str] = &[
-    "PreToolUse",
-    "PostToolUse",
-    "PostToolUseFailure",
-    "PostToolBatch",
-    "Notification",
-    "UserPromptSubmit",
-    "UserPromptExpansion",
-    "SessionStart",
-    "SessionEnd",
-    "Stop",
-    "StopFailure",
-    "SubagentStart",
-    "SubagentStop",
-    "PreCompact",
-    "PostCompact",
-    "PreModelSwitch",
-    "PostModelSwitch",
-    "PermissionRequest",
-    "PermissionDenied",
-    "Setup",
-    "TeammateIdle",
-    "TaskCreated",
-    "TaskCompleted",
-    "Elicitation",
-    "ElicitationResult",
-    "ConfigChange",
-    "WorktreeCreate",
-    "WorktreeRemove",
-    "InstructionsLoaded",
-    "CwdChanged",
-    "FileChanged",
-    "DirectoryAdded",
-    "MessageDisplay",
-    "PreSkillShellCommand",
-];
+use crate::callbacks::hooks::HookEventKind;
 
 /// Events whose hooks may guard permissions: an entry there that cannot be
 /// read is not removed.
@@ -164,7 +127,11 @@ pub(crate) fn read_hooks(value: Value, check: &dyn Fn(Kind, Value) -> Option<Val
         if matchers.is_null() {
             continue;
         }
-        if !EVENTS.contains(&event.as_str()) {
+        // The events the CLI knows are the runtime's own list.
+        if matches!(
+            HookEventKind::from_name(event.as_str()),
+            HookEventKind::Other(_)
+        ) {
             return Hooks::Wrong;
         }
         let guard = GUARDS.contains(&event.as_str());
