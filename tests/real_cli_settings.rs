@@ -25,6 +25,21 @@ fn object(value: Value) -> Map<String, Value> {
     value.as_object().unwrap().clone()
 }
 
+/// What the rig's CLI reads: the user's, project and local files under
+/// `home` and `cwd`, `managed` as the parent's policy, no managed folder.
+fn file_sources(home: &Path, cwd: &Path, managed: Map<String, Value>) -> ResolveSettingsOptions {
+    let mut options = ResolveSettingsOptions::new(cwd);
+    options.config_dir = Some(home.join(".claude"));
+    options.managed_dir = Some(home.join("no-managed-folder"));
+    options.managed_settings = Some(managed);
+    options.setting_sources = Some(vec![
+        SettingSource::User,
+        SettingSource::Project,
+        SettingSource::Local,
+    ]);
+    options
+}
+
 #[tokio::test]
 #[ignore = "needs the real Claude Code CLI (scripts/install-cli.sh)"]
 async fn resolved_settings_agree_with_the_live_clis_get_settings() {
@@ -69,16 +84,8 @@ async fn resolved_settings_agree_with_the_live_clis_get_settings() {
         "model": "dropped-by-the-policy-filter"
     }));
 
-    let mut options = ResolveSettingsOptions::new(cwd);
-    options.config_dir = Some(home.join(".claude"));
-    options.managed_dir = Some(home.join("no-managed-folder"));
+    let mut options = file_sources(home, cwd, managed.clone());
     options.flag_settings = Some(flag.clone());
-    options.managed_settings = Some(managed.clone());
-    options.setting_sources = Some(vec![
-        SettingSource::User,
-        SettingSource::Project,
-        SettingSource::Local,
-    ]);
     let ours = resolve_settings(&options).unwrap();
 
     let client = rig
@@ -163,16 +170,7 @@ async fn nested_values_are_read_as_the_live_cli_reads_them() {
         ]}}
     }));
 
-    let mut options = ResolveSettingsOptions::new(cwd);
-    options.config_dir = Some(home.join(".claude"));
-    options.managed_dir = Some(home.join("no-managed-folder"));
-    options.managed_settings = Some(managed.clone());
-    options.setting_sources = Some(vec![
-        SettingSource::User,
-        SettingSource::Project,
-        SettingSource::Local,
-    ]);
-    let ours = resolve_settings(&options).unwrap();
+    let ours = resolve_settings(&file_sources(home, cwd, managed.clone())).unwrap();
 
     let client = rig.connect(rig.options().managed_settings(managed)).await;
     let theirs = client.get_settings().await.unwrap();

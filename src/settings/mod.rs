@@ -1,7 +1,8 @@
 //! The effective Claude Code settings, resolved without starting the CLI:
 //! the TypeScript SDK's `resolveSettings`, for a host that wants to know
 //! what configuration a session would see (its model, permission rules,
-//! `env`, the organisation's policy) before it starts one.
+//! `env`, the organisation's policy) before it starts one. Behind the
+//! `settings` feature: most programs never read settings files.
 //!
 //! The sources, lowest precedence first:
 //!

@@ -246,32 +246,34 @@ fn permissions_part(
 
 fn sandbox_part(sandbox: &Map<String, Value>, admin: &Map<String, Value>) -> Map<String, Value> {
     let mut out = Map::new();
-    if let Some(Value::Object(network)) = sandbox.get("network") {
-        let mut part = pick(network, &["deniedDomains"]);
-        let managed =
-            at(admin, &["sandbox", "network", "allowManagedDomainsOnly"]) == Some(&json!(true));
-        if let Some(v) = network.get("allowedDomains").filter(|v| truthy(v))
+    for (section, denials, grant, owned) in [
+        (
+            "network",
+            &["deniedDomains"][..],
+            "allowedDomains",
+            "allowManagedDomainsOnly",
+        ),
+        (
+            "filesystem",
+            &["denyRead", "denyWrite"][..],
+            "allowRead",
+            "allowManagedReadPathsOnly",
+        ),
+    ] {
+        let Some(Value::Object(inner)) = sandbox.get(section) else {
+            continue;
+        };
+        // Denials always; the grant only while the administrator's switch
+        // does not make that list the administrator's own.
+        let mut part = pick(inner, denials);
+        let managed = at(admin, &["sandbox", section, owned]) == Some(&json!(true));
+        if let Some(v) = inner.get(grant).filter(|v| truthy(v))
             && !managed
         {
-            part.insert("allowedDomains".into(), v.clone());
+            part.insert(grant.into(), v.clone());
         }
         if !part.is_empty() {
-            out.insert("network".into(), Value::Object(part));
-        }
-    }
-    if let Some(Value::Object(filesystem)) = sandbox.get("filesystem") {
-        let mut part = pick(filesystem, &["denyRead", "denyWrite"]);
-        let managed = at(
-            admin,
-            &["sandbox", "filesystem", "allowManagedReadPathsOnly"],
-        ) == Some(&json!(true));
-        if let Some(v) = filesystem.get("allowRead").filter(|v| truthy(v))
-            && !managed
-        {
-            part.insert("allowRead".into(), v.clone());
-        }
-        if !part.is_empty() {
-            out.insert("filesystem".into(), Value::Object(part));
+            out.insert(section.into(), Value::Object(part));
         }
     }
     if let Some(Value::Object(credentials)) = sandbox.get("credentials") {

@@ -12,8 +12,7 @@
 //!
 //! The rules are one table, [`RULES`], a row per key of the CLI's schema
 //! (every key of the TypeScript SDK's `Settings` type among them): what the
-//! key holds, at its top level, and what a wrong value does in each kind of
-//! source. Inside an object or a list, a row's kind goes as deep as the
+//! key holds and what a wrong value does in each kind of source. Inside an object or a list, a row's kind goes as deep as the
 //! schema's (see [`Kind::Fields`], [`Kind::List`]): a wrong value at any
 //! depth makes the key's value wrong, bar the lenient fields, dropped alone.
 
