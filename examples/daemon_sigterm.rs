@@ -14,9 +14,9 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use claude_agent::callbacks::CancellationToken;
 use claude_agent::protocol::Message;
-use claude_agent::{Client, Error, Options};
+use claude_agent::runtime::CancellationToken;
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use tokio::signal::unix::{SignalKind, signal};
 

@@ -21,7 +21,7 @@ use claude_agent::callbacks::{
     CallbackError, HookContext, HookEventKind, HookMatcher, OnFailure, pre_tool_use_decision,
 };
 use claude_agent::protocol::{HookEvent, HookInput, HookOutput, Message, PermissionDecision};
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use serde_json::Value;
 

@@ -20,7 +20,7 @@ use claude_agent::callbacks::{
 use claude_agent::protocol::{
     ContentBlock, HookEvent, HookInput, HookOutput, Message, PermissionDecision,
 };
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use serde_json::Value;
 

@@ -20,7 +20,7 @@ use claude_agent::callbacks::{CallbackError, HookContext, HookEventKind, HookMat
 use claude_agent::protocol::{
     HookEvent, HookInput, HookOutput, HookSpecificOutput, Message, SessionStartOutput,
 };
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 
 async fn log_lifecycle(

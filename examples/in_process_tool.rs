@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolContext, ToolResult, mcp_tool_name};
 use claude_agent::protocol::{ContentBlock, Message};
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use schemars::JsonSchema;
 use serde::Deserialize;

@@ -16,7 +16,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use claude_agent::callbacks::CallbackError;
 use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolContext, ToolResult, mcp_tool_name};
 use claude_agent::protocol::{ContentBlock, Message};
-use claude_agent::{Client, Options};
+use claude_agent::{client::Client, options::Options};
 use futures::StreamExt;
 use serde_json::{Value, json};
 

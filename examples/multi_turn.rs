@@ -1,7 +1,7 @@
 //! A [`Client`] holds one connection open across turns: send a prompt, read
 //! its messages up to the `result` with `receive_response`, send a follow-up
 //! that relies on the first turn's context, then shut down in order and
-//! print the [`SessionReport`](claude_agent::SessionReport).
+//! print the [`SessionReport`](claude_agent::extensions::SessionReport).
 //!
 //! ```text
 //! cargo run --example multi_turn
@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 
 use claude_agent::protocol::{ContentBlock, Message};
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 
 #[tokio::main]

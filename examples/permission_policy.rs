@@ -15,7 +15,7 @@ use std::process::ExitCode;
 
 use claude_agent::callbacks::{CallbackError, PermissionContext, allow, allow_with_input, deny};
 use claude_agent::protocol::{ContentBlock, Message, PermissionRequest, PermissionResult};
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use serde_json::Value;
 

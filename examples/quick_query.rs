@@ -11,7 +11,7 @@
 use std::process::ExitCode;
 
 use claude_agent::protocol::{ContentBlock, Message};
-use claude_agent::{Error, Options, query};
+use claude_agent::{Error, client::query, options::Options};
 use futures::StreamExt;
 
 #[tokio::main]

@@ -22,7 +22,10 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use claude_agent::protocol::Message;
-use claude_agent::{ClientBuilder, Options, ProcessSpec, SpawnerError};
+use claude_agent::{
+    client::ClientBuilder, options::Options, runtime::channel::SpawnerError,
+    runtime::process::ProcessSpec,
+};
 use futures::StreamExt;
 
 /// The sandbox tools this example knows.

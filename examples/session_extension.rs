@@ -13,7 +13,7 @@ use std::process::ExitCode;
 
 use claude_agent::extensions::{Extension, Started, Stopped};
 use claude_agent::protocol::Message;
-use claude_agent::{Client, Error, Options, Result};
+use claude_agent::{Error, Result, client::Client, options::Options};
 use futures::StreamExt;
 use serde_json::json;
 

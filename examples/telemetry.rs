@@ -14,7 +14,7 @@
 use std::process::ExitCode;
 
 use claude_agent::telemetry::Telemetry;
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 use opentelemetry_sdk::metrics::SdkMeterProvider;
 use opentelemetry_sdk::trace::SdkTracerProvider;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use claude_agent::callbacks::{AllowList, Decision};
 use claude_agent::protocol::UserMessage;
 use claude_agent::transcript::{EntryPoint, RunInfo, TranscriptRecorder};
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use futures::StreamExt;
 
 #[tokio::main]
@@ -27,11 +27,11 @@ async fn main() -> ExitCode {
     let options = Options::new().max_turns(3);
     // What the eval will want to know about the setup, next to the outcome.
     let recorder = TranscriptRecorder::new(RunInfo {
-        model: options.model.clone(),
-        permission_mode: options.permission_mode.map(|m| m.as_str().to_owned()),
-        allowed_tools: options.allowed_tools.clone(),
-        cwd: options.cwd.as_ref().map(|p| p.display().to_string()),
-        include_partial_messages: options.include_partial_messages,
+        model: options.get_model().map(str::to_owned),
+        permission_mode: options.get_permission_mode().map(|m| m.as_str().to_owned()),
+        allowed_tools: options.get_allowed_tools().to_vec(),
+        cwd: options.get_cwd().map(|p| p.display().to_string()),
+        include_partial_messages: options.get_include_partial_messages(),
         ..RunInfo::new(EntryPoint::Client, "subprocess")
     });
 

@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use claude_agent::options::OptionsError;
 use claude_agent::protocol::Message;
-use claude_agent::{Error, Options, query};
+use claude_agent::{Error, client::query, options::Options};
 use futures::StreamExt;
 
 #[tokio::main]

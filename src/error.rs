@@ -8,9 +8,8 @@
 //! [`source()`](std::error::Error::source), so a report walks the chain
 //! down to the OS error.
 
-use crate::callbacks::HookSupportError;
 use crate::discovery::DiscoveryError;
-use crate::options::{McpDeliveryError, OptionsError};
+use crate::options::{CapabilityError, OptionsError};
 use crate::protocol::{EncodeError, ParseError};
 use crate::runtime::channel::ChannelError;
 use crate::runtime::{ControlError, SessionError, StartError};
@@ -70,22 +69,17 @@ pub enum Error {
     /// with an `--mcp-config` file path).
     #[error("invalid configuration: {0}")]
     InvalidConfig(String),
-    /// A hook is set to fail closed, and the CLI's `initialize` reply does
-    /// not confirm it will block when that hook fails; the session was
-    /// shut down before any prompt.
-    #[error("fail-closed hooks are not supported by this session")]
-    HookSupport(#[from] HookSupportError),
     /// Resuming with a session store: the session could not be loaded from
     /// the store or written where the CLI reads it; nothing was started
     /// (feature `store`).
     #[cfg(feature = "store")]
     #[error("failed to restore the session from the store")]
     Resume(#[from] crate::store::ResumeError),
-    /// MCP servers were sent in the `initialize` request and the CLI's
-    /// reply does not confirm it read them; the session was shut down
-    /// before any prompt.
-    #[error("MCP servers were not delivered")]
-    McpDelivery(#[from] McpDeliveryError),
+    /// The CLI's `initialize` reply does not confirm what the options rely
+    /// on (fail-closed hooks, MCP servers sent in `initialize`); the session
+    /// was shut down before any prompt.
+    #[error("the session cannot run as configured")]
+    Capability(#[from] CapabilityError),
     /// A turn ended in an error result
     /// ([`ResultMessage::into_result`](crate::protocol::ResultMessage::into_result)),
     /// so `?` can pass it on.
@@ -101,7 +95,7 @@ pub enum Error {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
-    /// [`ClientBuilder::prewarm`](crate::ClientBuilder::prewarm) could not
+    /// [`ClientBuilder::prewarm`](crate::client::ClientBuilder::prewarm) could not
     /// make the spare's parking directory.
     #[error("could not make the spare's parking directory {}", path.display())]
     ParkingDir {
@@ -156,10 +150,9 @@ impl Error {
             #[cfg(feature = "transcript")]
             Self::Recording(e) => ("Recording", e),
             Self::InvalidConfig(e) => ("InvalidConfig", e),
-            Self::HookSupport(e) => ("HookSupport", e),
             #[cfg(feature = "store")]
             Self::Resume(e) => ("Resume", e),
-            Self::McpDelivery(e) => ("McpDelivery", e),
+            Self::Capability(e) => ("Capability", e),
             Self::Result(e) => ("Result", e),
             Self::Extension { extension, source } => {
                 return f
@@ -242,7 +235,7 @@ impl Error {
     /// How the CLI ended, when this error knows: it exited before
     /// answering `initialize`, closed its output before a turn's result,
     /// or went away before replying to a control request.
-    pub fn exit(&self) -> Option<crate::ExitInfo> {
+    pub fn exit(&self) -> Option<crate::runtime::process::ExitInfo> {
         match self {
             Self::Start(StartError::ExitedBeforeInitialize { exit, .. })
             | Self::Session(SessionError::ClosedBeforeResult { exit, .. })
@@ -304,7 +297,7 @@ mod tests {
 
     #[test]
     fn a_cli_that_exited_before_initialize_says_how_it_ended() {
-        let exit = crate::ExitInfo {
+        let exit = crate::runtime::process::ExitInfo {
             code: Some(3),
             signal: None,
         };

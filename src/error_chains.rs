@@ -13,10 +13,10 @@ use std::error::Error as StdError;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::callbacks::{CallbackError, HookSupportError};
+use crate::callbacks::CallbackError;
 use crate::discovery::{DiscoveryError, Unusable};
 use crate::host::{Failure, HostError, SessionId};
-use crate::options::{McpDeliveryError, OptionsError};
+use crate::options::{CapabilityError, OptionsError};
 use crate::protocol::{EncodeError, Message, ParseError, ResultError, parse_message};
 use crate::runtime::channel::ChannelError;
 use crate::runtime::process::UserError;
@@ -26,7 +26,7 @@ use crate::store::{ResumeError, StoreError};
 #[cfg(feature = "sdk")]
 use crate::telemetry::TelemetryError;
 use crate::transcript::RecordingError;
-use crate::{Error, ExitInfo};
+use crate::{Error, runtime::process::ExitInfo};
 
 type Sample = (&'static str, Box<dyn StdError + Send + Sync>);
 
@@ -54,9 +54,8 @@ variants!(error, ERROR, Error {
     Error::Decode(_) => "Error::Decode",
     Error::Recording(_) => "Error::Recording",
     Error::InvalidConfig(_) => "Error::InvalidConfig",
-    Error::HookSupport(_) => "Error::HookSupport",
     Error::Resume(_) => "Error::Resume",
-    Error::McpDelivery(_) => "Error::McpDelivery",
+    Error::Capability(_) => "Error::Capability",
     Error::Result(_) => "Error::Result",
     Error::Extension { .. } => "Error::Extension",
     Error::ParkingDir { .. } => "Error::ParkingDir",
@@ -103,13 +102,10 @@ variants!(callback, CALLBACK, CallbackError {
     CallbackError::Cancelled => "CallbackError::Cancelled",
 });
 
-variants!(hook_support, HOOK_SUPPORT, HookSupportError {
-    HookSupportError::OnFailureUnsupported => "HookSupportError::OnFailureUnsupported",
-    HookSupportError::HooksNotApplied => "HookSupportError::HooksNotApplied",
-});
-
-variants!(mcp_delivery, MCP_DELIVERY, McpDeliveryError {
-    McpDeliveryError::NotSupported { .. } => "McpDeliveryError::NotSupported",
+variants!(capability, CAPABILITY, CapabilityError {
+    CapabilityError::HookOnFailureUnsupported => "CapabilityError::HookOnFailureUnsupported",
+    CapabilityError::HooksNotApplied => "CapabilityError::HooksNotApplied",
+    CapabilityError::McpServersNotRead { .. } => "CapabilityError::McpServersNotRead",
 });
 
 variants!(recording, RECORDING, RecordingError {
@@ -268,14 +264,14 @@ fn errors() -> Vec<Error> {
         Error::Decode(json_error()),
         Error::Recording(RecordingError::Write(io_error())),
         Error::InvalidConfig("resolving the cwd failed".into()),
-        Error::HookSupport(HookSupportError::HooksNotApplied),
         Error::Resume(ResumeError::Load {
             key: "p/s1".into(),
             source: store_backend(),
         }),
-        Error::McpDelivery(McpDeliveryError::NotSupported {
+        Error::Capability(CapabilityError::McpServersNotRead {
             version: " (version 2.1.200)".into(),
         }),
+        Error::Capability(CapabilityError::HooksNotApplied),
         Error::Result(Box::new(result_error())),
         Error::extension("min_version", "the CLI is 2.0.1, older than 2.1.0"),
         Error::ParkingDir {
@@ -391,15 +387,14 @@ fn samples() -> Vec<Sample> {
         CallbackError::Cancelled,
     ];
     all.extend(callbacks.into_iter().map(|e| (callback(&e), e.into())));
-    let hooks = vec![
-        HookSupportError::OnFailureUnsupported,
-        HookSupportError::HooksNotApplied,
+    let capabilities = vec![
+        CapabilityError::HookOnFailureUnsupported,
+        CapabilityError::HooksNotApplied,
+        CapabilityError::McpServersNotRead {
+            version: " (version 2.1.200)".into(),
+        },
     ];
-    all.extend(hooks.into_iter().map(|e| (hook_support(&e), e.into())));
-    let deliveries = vec![McpDeliveryError::NotSupported {
-        version: " (version 2.1.200)".into(),
-    }];
-    all.extend(deliveries.into_iter().map(|e| (mcp_delivery(&e), e.into())));
+    all.extend(capabilities.into_iter().map(|e| (capability(&e), e.into())));
     let recordings = vec![
         RecordingError::Open {
             path: "/var/log/run.jsonl".into(),
@@ -599,8 +594,7 @@ fn declared() -> BTreeSet<&'static str> {
         DISCOVERY,
         PARSE,
         CALLBACK,
-        HOOK_SUPPORT,
-        MCP_DELIVERY,
+        CAPABILITY,
         RECORDING,
         #[cfg(feature = "sdk")]
         TELEMETRY,

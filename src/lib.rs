@@ -71,14 +71,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! **Which CLI runs.** [`Options::cli_path`], else the `CLAUDE_AGENT_CLI`
+//! **Which CLI runs.** [`Options::cli_path`](options::Options::cli_path), else the `CLAUDE_AGENT_CLI`
 //! environment variable, else `PATH`, `node_modules/.bin` in the working
 //! directory and its parents, and the usual install locations
 //! ([`discovery`]). **Tests** need no real CLI: the `claude-agent-testkit`
 //! crate's `fake-claude` answers, crashes, hangs or floods on cue; point
-//! `CLAUDE_AGENT_CLI` or [`Options::cli_path`] at it.
+//! `CLAUDE_AGENT_CLI` or [`Options::cli_path`](options::Options::cli_path) at it.
 //!
-//! **Where to go next.** [`Client`] for long-lived sessions, [`query`] for
+//! **Where to go next.** [`Client`](client::Client) for long-lived sessions, [`query`](client::query) for
 //! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
 //! servers: these are the default build. The rest is behind features, so a
 //! program compiles only what it uses: `Host` (feature `host`) for many
@@ -94,7 +94,7 @@
 pub mod callbacks;
 pub mod client;
 pub mod discovery;
-pub mod error;
+mod error;
 #[cfg(test)]
 mod error_chains;
 pub mod extensions;
@@ -126,38 +126,17 @@ pub mod transcript;
 #[path = "transcript_off.rs"]
 pub(crate) mod transcript;
 
-pub use client::{
-    Client, ClientBuilder, ContextDetail, LiveMcpServer, Prompt, Query, QueryPrompt, SettingsFile,
-    TransportFactory, query,
-};
 pub use error::{Error, Result};
-pub use extensions::{Extension, SessionReport};
-#[cfg(feature = "nats")]
-pub use fleet::{Fleet, StreamLayout};
-#[cfg(feature = "host")]
-pub use fleet::{JobOutcome, JobSpec};
-#[cfg(feature = "host")]
-pub use host::Host;
-pub use options::Options;
 
 pub mod runtime {
     //! The session runtime (the `claude-agent-actors` crate), re-exported
     //! whole so nothing a user must name needs a direct dependency on it:
     //! [`Session`] and [`SessionConfig`] for driving the CLI without the SDK
     //! layer, the [`channel`] seam, [`process`] specs, framing, and every
-    //! error, event and report type.
+    //! error, event and report type the SDK hands out (shutdown reports,
+    //! lifecycle and diagnostic events, the idle watchdog).
     pub use claude_agent_actors::*;
 }
-
-/// The runtime's types a user meets through the SDK: the errors inside
-/// [`Error`], shutdown reports, lifecycle and diagnostic events, the idle
-/// watchdog. Everything else of the runtime is in [`runtime`].
-pub use runtime::{
-    ControlError, ControlStatus, Diagnostic, Escalation, EscalationStep, LifecycleEvent,
-    SessionError, SessionEvent, SessionStats, ShutdownCause, ShutdownReport, ShutdownTimings,
-    StartError, StepReason, Watchdog, WatchdogAction, channel::ChannelError, channel::Spawner,
-    channel::SpawnerError, process::ExitInfo, process::ProcessSpec,
-};
 
 /// The README's examples, compiled as doctests so they stay true.
 #[cfg(doctest)]

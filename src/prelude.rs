@@ -17,11 +17,19 @@
 //! [`Query`] or a [`Client`]'s messages), the entry points and the types a
 //! first program matches on.
 
+// The prelude is the one place a type has a second path: a convenience
+// for `use ... ::*`, shown in the docs as re-exports, not as new items.
+#[doc(no_inline)]
 pub use futures::{Stream, StreamExt};
 
+#[doc(no_inline)]
 pub use crate::client::{Client, ClientBuilder, Query, query};
+#[doc(no_inline)]
 pub use crate::error::{Error, Result};
 #[cfg(feature = "host")]
+#[doc(no_inline)]
 pub use crate::host::Host;
+#[doc(no_inline)]
 pub use crate::options::Options;
+#[doc(no_inline)]
 pub use crate::protocol::{ContentBlock, Message};

@@ -4,10 +4,10 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use claude_agent::callbacks::CallbackError;
-use claude_agent::callbacks::CancellationToken;
 use claude_agent::callbacks::mcp::{
     Prompt, PromptMessage, Resource, ResourceContent, SdkMcpServer,
 };
+use claude_agent::runtime::CancellationToken;
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};

@@ -12,13 +12,14 @@ use std::time::Duration;
 
 use callback_replies::{answer, ask, finish_turn};
 use claude_agent::callbacks::{
-    CallbackError, CancellationToken, PermissionContext, allow, allow_and_update, allow_with_input,
-    deny, deny_and_interrupt,
+    CallbackError, PermissionContext, allow, allow_and_update, allow_with_input, deny,
+    deny_and_interrupt,
 };
 use claude_agent::protocol::{
     PermissionBehavior, PermissionRequest, PermissionRule, PermissionUpdate,
     PermissionUpdateDestination, RulesUpdate,
 };
+use claude_agent::runtime::CancellationToken;
 use claude_agent_testkit::Script;
 use common::*;
 use serde_json::{Value, json};

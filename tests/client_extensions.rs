@@ -43,7 +43,7 @@ impl Extension for Recording {
     async fn pre_start(&self, start: &mut PreStart<'_>) -> Result<()> {
         self.note("pre_start");
         if self.name == "outer" {
-            start.options_mut().model = Some("model-set-by-an-extension".into());
+            start.update_options(|options| options.model("model-set-by-an-extension"));
         }
         Ok(())
     }

@@ -12,9 +12,8 @@ use std::time::Duration;
 
 use callback_replies::{answer, ask, finish_turn};
 use claude_agent::Error;
-use claude_agent::callbacks::{
-    CallbackError, HookContext, HookEventKind, HookMatcher, HookSupportError, OnFailure,
-};
+use claude_agent::callbacks::{CallbackError, HookContext, HookEventKind, HookMatcher, OnFailure};
+use claude_agent::options::CapabilityError;
 use claude_agent::protocol::{HookInput, HookOutput};
 use claude_agent::runtime::live_sessions;
 use claude_agent_testkit::Script;
@@ -168,7 +167,7 @@ async fn a_cli_that_does_not_confirm_on_failure_is_refused_before_any_prompt() {
     assert!(
         matches!(
             err,
-            Error::HookSupport(HookSupportError::OnFailureUnsupported)
+            Error::Capability(CapabilityError::HookOnFailureUnsupported)
         ),
         "{err}"
     );
@@ -185,7 +184,7 @@ async fn a_session_that_did_not_register_the_hooks_is_refused() {
         json!({"commands": [], "hooks_applied": false, "hook_on_failure_supported": true});
     let (err, received) = refused(not_applied, "fail-closed-not-applied").await;
     assert!(
-        matches!(err, Error::HookSupport(HookSupportError::HooksNotApplied)),
+        matches!(err, Error::Capability(CapabilityError::HooksNotApplied)),
         "{err}"
     );
     assert_eq!(received.len(), 1, "only initialize was sent: {received:?}");

@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use claude_agent::Error;
-use claude_agent::options::{McpDelivery, McpDeliveryError, McpServerConfig};
+use claude_agent::options::{CapabilityError, McpDelivery, McpServerConfig};
 use claude_agent::runtime::live_sessions;
 use claude_agent_testkit::Script;
 use common::*;
@@ -26,8 +26,8 @@ fn header_server() -> McpServerConfig {
 }
 
 /// The fake's usual builder settings around `options`.
-fn builder(options: claude_agent::Options) -> claude_agent::ClientBuilder {
-    claude_agent::ClientBuilder::new(options)
+fn builder(options: claude_agent::options::Options) -> claude_agent::client::ClientBuilder {
+    claude_agent::client::ClientBuilder::new(options)
         .grace(Duration::from_millis(300))
         .term_grace(Duration::from_millis(300))
         .initialize_timeout(SOON)
@@ -103,7 +103,7 @@ async fn a_cli_that_does_not_confirm_it_read_the_servers_is_refused() {
     assert!(
         matches!(
             &err,
-            Error::McpDelivery(McpDeliveryError::NotSupported { version }) if version.contains("2.1.200")
+            Error::Capability(CapabilityError::McpServersNotRead { version }) if version.contains("2.1.200")
         ),
         "{err}"
     );

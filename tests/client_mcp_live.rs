@@ -9,9 +9,9 @@ mod callback_replies;
 mod common;
 
 use callback_replies::{answer, finish_turn};
-use claude_agent::LiveMcpServer;
 use claude_agent::callbacks::CallbackError;
 use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolContext, ToolResult};
+use claude_agent::client::LiveMcpServer;
 use claude_agent::options::McpServerConfig;
 use claude_agent_testkit::Script;
 use common::*;

@@ -8,7 +8,7 @@ mod common;
 use claude_agent::callbacks::{PermissionContext, allow, deny};
 use claude_agent::protocol::{PermissionRequest, PermissionResult};
 use claude_agent::transcript::{ReplayOptions, read_recording, recording_to_script_json};
-use claude_agent::{Client, ClientBuilder};
+use claude_agent::{client::Client, client::ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;
@@ -174,7 +174,7 @@ async fn a_recording_replayed_through_the_fake_cli_reruns_the_callbacks_the_same
         serde_json::from_value(recording_to_script_json(&frames, &ReplayOptions::default()))
             .unwrap();
     let replay = script.install(dir.path()).unwrap();
-    let mut options = claude_agent::Options::new().cli_path(&replay.program);
+    let mut options = claude_agent::options::Options::new().cli_path(&replay.program);
     for (k, v) in &replay.env {
         options = options.env(k, v);
     }

@@ -5,7 +5,7 @@
 mod common;
 
 use claude_agent::protocol::Message;
-use claude_agent::{Client, Error};
+use claude_agent::{Error, client::Client};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use claude_agent::options::OptionsError;
 use claude_agent::runtime::process::UserError;
-use claude_agent::{ClientBuilder, Error};
+use claude_agent::{Error, client::ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
 use serde_json::Value;

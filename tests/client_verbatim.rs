@@ -4,7 +4,7 @@
 
 mod common;
 
-use claude_agent::{ClientBuilder, Prompt};
+use claude_agent::{client::ClientBuilder, client::Prompt};
 use claude_agent_testkit::Script;
 use common::*;
 use serde_json::Value;
@@ -17,7 +17,7 @@ fn user_lines(fake: &Fake) -> Vec<Value> {
         .collect()
 }
 
-async fn two_turns(client: &claude_agent::Client, first: Prompt, second: Prompt) {
+async fn two_turns(client: &claude_agent::client::Client, first: Prompt, second: Prompt) {
     for prompt in [first, second] {
         client.send(prompt).await.unwrap();
         let mut turn = client.receive_response();

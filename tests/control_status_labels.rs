@@ -4,7 +4,7 @@
 //! OpenTelemetry control spans and metrics.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use claude_agent::ControlStatus;
+use claude_agent::runtime::ControlStatus;
 use claude_agent::transcript::ControlOutcome;
 
 #[test]

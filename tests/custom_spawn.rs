@@ -15,7 +15,10 @@ use claude_agent::host::{DrainOptions, HostConfig};
 use claude_agent::protocol::PermissionRequest;
 use claude_agent::runtime::channel::SpawnerError;
 use claude_agent::runtime::process::ProcessSpec;
-use claude_agent::{ChannelError, Error, Escalation, Host, StartError, StepReason};
+use claude_agent::{
+    Error, host::Host, runtime::Escalation, runtime::StartError, runtime::StepReason,
+    runtime::channel::ChannelError,
+};
 use claude_agent_testkit::{Script, child_pids};
 use common::*;
 use futures::StreamExt;

@@ -2,7 +2,8 @@
 //! its own user namespace (and, for the fake, its own network namespace)
 //! while the SDK keeps typed messages and the ladder. Each test skips,
 //! saying why, where `unshare` is missing or may not create namespaces,
-//! except under CI, where that fails the test.
+//! except under CI (`CI` set, or `CLAUDE_AGENT_REQUIRE_NAMESPACES=1`, which
+//! the project's `.ci/run` exports), where that fails the test.
 //!
 //! The real-CLI test needs the real Claude Code CLI named by
 //! `CLAUDE_AGENT_CLI`, so it is `#[ignore]`d: run with `--include-ignored`.
@@ -15,7 +16,10 @@ use std::ffi::OsString;
 use std::time::Duration;
 
 use claude_agent::protocol::Message;
-use claude_agent::{ClientBuilder, Escalation, Options, ProcessSpec, SpawnerError};
+use claude_agent::{
+    client::ClientBuilder, options::Options, runtime::Escalation, runtime::channel::SpawnerError,
+    runtime::process::ProcessSpec,
+};
 use claude_agent_testkit::Script;
 use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
 use common::*;
@@ -38,7 +42,7 @@ fn unshare(
 }
 
 /// Whether `unshare FLAGS -- true` works here; says why not when it does
-/// not. Under CI (`CI` set) a machine that cannot run the test fails it: a
+/// not. Under CI a machine that cannot run the test fails it: a
 /// skip there would hide that the isolation was never exercised.
 async fn unshare_permitted(flags: &[&str]) -> bool {
     let probe = tokio::process::Command::new("unshare")
@@ -57,15 +61,17 @@ async fn unshare_permitted(flags: &[&str]) -> bool {
     };
     assert!(
         !under_ci(),
-        "{why} (CI is set, so this is a failure, not a skip)"
+        "{why} (under CI this is a failure, not a skip)"
     );
     eprintln!("skipped: {why}");
     false
 }
 
-/// True under CI, which sets `CI` (to anything but `false` or empty).
+/// True under CI: `CI` set (to anything but `false` or empty), as CI
+/// services do, or `CLAUDE_AGENT_REQUIRE_NAMESPACES=1`, as `.ci/run` does.
 fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false")
+        || std::env::var("CLAUDE_AGENT_REQUIRE_NAMESPACES").is_ok_and(|v| v == "1")
 }
 
 /// The namespace `kind` (`user`, `net`) of process `pid`.

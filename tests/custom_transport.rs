@@ -12,7 +12,10 @@ use std::sync::{Arc, Mutex};
 use claude_agent::callbacks::{CallbackError, PermissionContext, allow};
 use claude_agent::protocol::PermissionRequest;
 use claude_agent::runtime::channel::{ChannelControl, Connection, Transport};
-use claude_agent::{ChannelError, Escalation, ExitInfo, ProcessSpec, StepReason};
+use claude_agent::{
+    runtime::Escalation, runtime::StepReason, runtime::channel::ChannelError,
+    runtime::process::ExitInfo, runtime::process::ProcessSpec,
+};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;

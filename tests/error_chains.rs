@@ -5,7 +5,7 @@
 use std::error::Error as _;
 use std::os::unix::fs::PermissionsExt;
 
-use claude_agent::{ClientBuilder, Error, Options};
+use claude_agent::{Error, client::ClientBuilder, options::Options};
 
 #[tokio::test]
 async fn a_cli_that_cannot_be_spawned_reports_each_level_once() {

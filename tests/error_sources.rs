@@ -15,7 +15,7 @@ use claude_agent::callbacks::mcp::SdkMcpServer;
 use claude_agent::options::{McpServers, OptionsError};
 use claude_agent::runtime::channel::DuplexTransport;
 use claude_agent::runtime::{Session, SessionConfig};
-use claude_agent::{ClientBuilder, Error, SessionError, StartError};
+use claude_agent::{Error, client::ClientBuilder, runtime::SessionError, runtime::StartError};
 use claude_agent_testkit::Script;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use claude_agent::host::{Failure, HostConfig, HostError, HostEvent, SessionStatus};
-use claude_agent::{ClientBuilder, Host};
+use claude_agent::{client::ClientBuilder, host::Host};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
 
@@ -187,7 +187,7 @@ async fn queue_bounds_lookup_and_cancel() {
     );
     assert_eq!(
         out.report.as_ref().unwrap().escalation,
-        claude_agent::Escalation::None
+        claude_agent::runtime::Escalation::None
     );
     f.assert_gone(pid).await;
     let m = host.metrics().await.unwrap();
@@ -203,7 +203,8 @@ async fn queue_bounds_lookup_and_cancel() {
 async fn a_session_that_cannot_start_fails_alone() {
     let f = fake(quiet());
     let host = Host::start(HostConfig::new()).await.unwrap();
-    let missing = ClientBuilder::new(claude_agent::Options::new().cli_path("/nonexistent/claude"));
+    let missing =
+        ClientBuilder::new(claude_agent::options::Options::new().cli_path("/nonexistent/claude"));
     let bad = host.submit("a", missing, "hi").await.unwrap();
     let good = host.submit("a", f.builder(), "hi").await.unwrap();
     let out = bad.outcome().await;

@@ -8,7 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use claude_agent::host::{DrainOptions, Failure, HostConfig, HostError, HostEvent};
-use claude_agent::{Escalation, Host, ShutdownCause, StepReason};
+use claude_agent::{host::Host, runtime::Escalation, runtime::ShutdownCause, runtime::StepReason};
 use claude_agent_testkit::Script;
 use common::{SOON, fake};
 

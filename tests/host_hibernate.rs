@@ -13,7 +13,7 @@ use claude_agent::host::{
     DrainOptions, Failure, HostConfig, HostError, HostEvent, SessionHandle, SessionStatus,
 };
 use claude_agent::protocol::{Message, PermissionRequest};
-use claude_agent::{Client, Host};
+use claude_agent::{client::Client, host::Host};
 use claude_agent_testkit::{Script, wait_until_gone};
 use common::{SOON, cli_request, expect_reply, fake, resuming_cli};
 use futures::StreamExt;
@@ -292,8 +292,8 @@ async fn drain_ends_hibernated_sessions_with_nothing_to_kill() {
 }
 
 /// A builder with short shutdown graces, for sessions that hibernate.
-fn quick_builder(options: claude_agent::Options) -> claude_agent::ClientBuilder {
-    claude_agent::ClientBuilder::new(options)
+fn quick_builder(options: claude_agent::options::Options) -> claude_agent::client::ClientBuilder {
+    claude_agent::client::ClientBuilder::new(options)
         .grace(Duration::from_millis(300))
         .term_grace(Duration::from_millis(300))
         .initialize_timeout(SOON)

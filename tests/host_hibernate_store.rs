@@ -11,7 +11,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::Host;
+use claude_agent::host::Host;
 use claude_agent::host::{DrainOptions, HostConfig, HostEvent};
 use claude_agent::protocol::{ContentBlock, Message};
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore, project_key_for};
@@ -45,7 +45,7 @@ fn first_turn(session_file: &Path) -> Script {
 }
 
 /// Every message of the client's current turn, to its result.
-async fn turn_messages(client: &claude_agent::Client) -> Vec<Message> {
+async fn turn_messages(client: &claude_agent::client::Client) -> Vec<Message> {
     let mut out = Vec::new();
     let mut turn = client.receive_response();
     while let Some(m) = tokio::time::timeout(SOON, turn.next()).await.unwrap() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use claude_agent::host::{Backoff, Failure, HostConfig, HostEvent, RestartPolicy};
 use claude_agent::protocol::PermissionRequest;
-use claude_agent::{ClientBuilder, Host};
+use claude_agent::{client::ClientBuilder, host::Host};
 use claude_agent_testkit::Script;
 use common::{SOON, fake, quick_builder, result, resuming_cli};
 use serde_json::json;

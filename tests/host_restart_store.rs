@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::Host;
+use claude_agent::host::Host;
 use claude_agent::host::{Backoff, HostConfig, RestartPolicy};
 use claude_agent::store::{SessionKey, SessionStore, project_key_for};
 use claude_agent_testkit::Script;

@@ -7,7 +7,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use claude_agent::Host;
+use claude_agent::host::Host;
 use claude_agent::host::{DrainOptions, HostConfig, HostEvent, HostMetrics};
 use claude_agent_actors::live_sessions;
 use claude_agent_testkit::{Script, wait_until_gone};
@@ -101,7 +101,7 @@ async fn a_builder_that_does_not_match_cold_starts() {
     // Other options (a model), a callback, an extension (its hooks never
     // ran on the spare's connect): none can use the spare.
     struct Noop;
-    impl claude_agent::Extension for Noop {
+    impl claude_agent::extensions::Extension for Noop {
         fn name(&self) -> &str {
             "noop"
         }

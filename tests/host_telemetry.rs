@@ -7,7 +7,7 @@ mod telemetry_common;
 
 use std::time::Duration;
 
-use claude_agent::Host;
+use claude_agent::host::Host;
 use claude_agent::host::{Backoff, HostConfig, RestartPolicy};
 use claude_agent::telemetry::{ADMISSION_WAIT, RESTARTS, SESSION_SPAN, SESSIONS_ACTIVE};
 use claude_agent_testkit::Script;

@@ -9,7 +9,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::ClientBuilder;
+use claude_agent::client::ClientBuilder;
 use claude_agent::store::{ResumeError, SessionKey, SessionStore, StoreEntry, StoreResult};
 use claude_agent_testkit::Script;
 use common::*;

@@ -4,14 +4,17 @@
 mod common;
 
 use claude_agent::protocol::{Message, UserMessage};
-use claude_agent::{ClientBuilder, Options, QueryPrompt, query};
+use claude_agent::{client::ClientBuilder, client::QueryPrompt, client::query, options::Options};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;
 
 async fn all(
-    mut q: claude_agent::Query,
-) -> (Vec<claude_agent::Result<Message>>, claude_agent::Query) {
+    mut q: claude_agent::client::Query,
+) -> (
+    Vec<claude_agent::Result<Message>>,
+    claude_agent::client::Query,
+) {
     let mut items = Vec::new();
     while let Some(item) = tokio::time::timeout(SOON, q.next())
         .await

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent::callbacks::{CallbackError, PermissionContext, allow};
 use claude_agent::protocol::{Message, PermissionRequest};
-use claude_agent::{ClientBuilder, Query};
+use claude_agent::{client::ClientBuilder, client::Query};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;

@@ -9,7 +9,7 @@ mod real_cli;
 
 use std::time::Duration;
 
-use claude_agent::Client;
+use claude_agent::client::Client;
 use claude_agent::client::{CwdChange, McpPromptMode, RetryPolicy, WarmQuery};
 use claude_agent::options::ThinkingDisplay;
 use claude_agent::protocol::{BUILTIN_TOOLS, Message, SystemMessage};

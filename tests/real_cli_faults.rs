@@ -14,7 +14,9 @@ use claude_agent::callbacks::AllowList;
 use claude_agent::fault::{FaultPlan, FaultReport, check};
 use claude_agent::protocol::Message;
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore};
-use claude_agent::{Client, ClientBuilder, Error, Escalation, SessionReport};
+use claude_agent::{
+    Error, client::Client, client::ClientBuilder, extensions::SessionReport, runtime::Escalation,
+};
 use claude_agent_testkit::model::{ModelScript, Reply};
 use futures::StreamExt;
 use real_cli::{Rig, TURN};
@@ -181,7 +183,10 @@ async fn finish(client: &Client) -> (SessionReport, FaultReport) {
 
 fn closed_by(seen: &Seen, signal: i32) {
     match &seen.error {
-        Some(Error::Session(claude_agent::SessionError::ClosedBeforeResult { exit, .. })) => {
+        Some(Error::Session(claude_agent::runtime::SessionError::ClosedBeforeResult {
+            exit,
+            ..
+        })) => {
             assert_eq!(exit.and_then(|e| e.signal), Some(signal), "{exit:?}");
         }
         other => panic!(
@@ -528,8 +533,7 @@ async fn kill_after_the_result_keeps_the_turn_and_reports_the_signal() {
 async fn random_corruption_with_a_seed_is_recorded_frame_by_frame() {
     let rig = rig!(text_script());
     let skipped = Arc::new(AtomicU64::new(0));
-    let mut options = rig.options();
-    options.include_partial_messages = true;
+    let options = rig.options().include_partial_messages(true);
     let counted = skipped.clone();
     let b = rig
         .builder(options)

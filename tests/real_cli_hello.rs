@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use claude_agent::protocol::Message;
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
 use futures::StreamExt;
 

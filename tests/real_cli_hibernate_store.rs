@@ -10,7 +10,7 @@ mod real_cli;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::Host;
+use claude_agent::host::Host;
 use claude_agent::host::{DrainOptions, HostConfig, HostEvent};
 use claude_agent::store::{FileStore, SessionStore};
 use claude_agent_testkit::model::{ModelScript, Reply};

@@ -7,7 +7,7 @@
 mod real_cli;
 
 use claude_agent::options::McpServerConfig;
-use claude_agent::{ControlError, Error};
+use claude_agent::{Error, runtime::ControlError};
 use claude_agent_testkit::model::ModelScript;
 use claude_agent_testkit::{MCP_ECHO_ENV_ARG, fake_cli_path};
 use real_cli::{Rig, shutdown};

@@ -9,7 +9,7 @@ mod real_cli;
 use std::time::{Duration, Instant};
 
 use claude_agent::options::{McpPermissionPolicy, McpServerConfig};
-use claude_agent::{ControlError, Error};
+use claude_agent::{Error, runtime::ControlError};
 use claude_agent_testkit::model::{ModelScript, Reply};
 use claude_agent_testkit::{MCP_ECHO_ENV_ARG, fake_cli_path};
 use real_cli::{Rig, shutdown, turn};

@@ -10,7 +10,7 @@ mod real_cli;
 use claude_agent::client::Claim;
 use claude_agent::options::AgentDefinition;
 use claude_agent::protocol::ResultSubtype;
-use claude_agent::{ControlError, Error};
+use claude_agent::{Error, runtime::ControlError};
 use claude_agent_testkit::model::{ModelScript, Reply};
 use real_cli::{Rig, assert_gone, shutdown, turn};
 
@@ -21,8 +21,7 @@ fn cwd_of(pid: u32) -> std::path::PathBuf {
 
 /// A spare prewarmed from `options` with no working directory of its own,
 /// so it waits in a parking directory until claimed.
-async fn park(rig: &Rig, mut options: claude_agent::Options) -> claude_agent::client::Spare {
-    options.cwd = None;
+async fn park(rig: &Rig, options: claude_agent::options::Options) -> claude_agent::client::Spare {
     rig.builder(options).prewarm().await.unwrap()
 }
 

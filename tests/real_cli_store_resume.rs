@@ -8,7 +8,7 @@ mod real_cli;
 use std::sync::Arc;
 
 use claude_agent::store::{FileStore, SessionKey, SessionStore, project_key_for};
-use claude_agent::{Client, Options};
+use claude_agent::{client::Client, options::Options};
 use claude_agent_testkit::model::{ModelScript, Reply};
 use real_cli::{Rig, TURN, turn};
 use serde_json::Value;

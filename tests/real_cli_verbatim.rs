@@ -6,7 +6,7 @@
 //! `--include-ignored`.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use claude_agent::Prompt;
+use claude_agent::client::Prompt;
 use claude_agent_testkit::model::{ModelScript, Reply};
 
 mod real_cli;

@@ -69,8 +69,7 @@ async fn a_claims_accepted_trust_is_recorded_for_the_claimed_directory() {
         return;
     };
     let cwd = std::fs::canonicalize(rig.cwd.path()).unwrap();
-    let mut options = rig.options();
-    options.cwd = None;
+    let options = rig.options_without_cwd();
     let spare = rig.builder(options).prewarm().await.unwrap();
     let claim = Claim::new(&cwd).workspace_trust(WorkspaceTrust::accepted(&cwd));
     let (client, reply) = spare.claim(claim).await.unwrap();

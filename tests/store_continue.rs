@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore, StoreEntry, project_key_for};
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use claude_agent_testkit::Script;
 use common::*;
 use serde_json::{Value, json};

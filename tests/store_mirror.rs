@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent::store::{MemoryStore, MirrorMode, SessionKey, SessionStore, StoreOverflow};
-use claude_agent::{Client, ClientBuilder};
+use claude_agent::{client::Client, client::ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;

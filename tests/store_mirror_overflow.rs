@@ -12,7 +12,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use claude_agent::Client;
+use claude_agent::client::Client;
 use claude_agent::protocol::{Message, SystemMessage};
 use claude_agent::store::{FileStore, SessionKey, SessionStore, StoreOverflow};
 use common::mirror_flood::{finish, flooding_turn};
@@ -41,7 +41,7 @@ async fn connect(
     policy: StoreOverflow,
 ) -> Client {
     let options = fake.options().env("CLAUDE_CONFIG_DIR", config);
-    claude_agent::ClientBuilder::new(options)
+    claude_agent::client::ClientBuilder::new(options)
         .initialize_timeout(SOON)
         .session_store(store)
         .store_overflow(policy)

@@ -37,7 +37,7 @@ async fn a_session_paused_on_a_stalled_store_shuts_down_within_its_ladder_and_co
         Arc::new(FileStore::new(store_dir.path()).lock_timeout(Duration::from_secs(120)));
     let fake = fake(flooding_turn(config.path(), PROJECT, SESSION, FRAMES));
     let options = fake.options().env("CLAUDE_CONFIG_DIR", config.path());
-    let client = claude_agent::ClientBuilder::new(options)
+    let client = claude_agent::client::ClientBuilder::new(options)
         .initialize_timeout(SOON)
         .grace(GRACE)
         .term_grace(GRACE)

@@ -20,7 +20,7 @@ use claude_agent::store::{
     PostgresOptions, PostgresStore, RedisOptions, RedisStore, SessionKey, SessionStore,
     StoreOverflow,
 };
-use claude_agent::{Client, ClientBuilder};
+use claude_agent::{client::Client, client::ClientBuilder};
 use claude_agent_testkit::Script;
 use common::*;
 use futures::StreamExt;

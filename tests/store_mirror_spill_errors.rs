@@ -143,7 +143,7 @@ async fn run(store: Arc<PostgresStore>, admin: Arc<tokio_postgres::Client>, sche
     let spill_dir = spill.path().join("spill");
     let fake = fake(two_turns(config.path()));
     let options = fake.options().env("CLAUDE_CONFIG_DIR", config.path());
-    let client = claude_agent::ClientBuilder::new(options)
+    let client = claude_agent::client::ClientBuilder::new(options)
         .initialize_timeout(SOON)
         .session_store(store.clone())
         .store_overflow(StoreOverflow::Spill {

@@ -65,7 +65,7 @@ async fn one_turn(
     config: &Path,
     store: Arc<dyn SessionStore>,
     flush_deadline: Duration,
-) -> (Fake, claude_agent::Client, Vec<Message>) {
+) -> (Fake, claude_agent::client::Client, Vec<Message>) {
     let fake = fake(
         Script::new()
             .expect_initialize()
@@ -76,7 +76,7 @@ async fn one_turn(
             .expect_eof(),
     );
     let options = fake.options().env("CLAUDE_CONFIG_DIR", config);
-    let client = claude_agent::ClientBuilder::new(options)
+    let client = claude_agent::client::ClientBuilder::new(options)
         .grace(Duration::from_millis(500))
         .term_grace(Duration::from_millis(500))
         .initialize_timeout(SOON)
@@ -98,10 +98,10 @@ async fn one_turn(
 /// The stream read to its end after `seen`, and the shutdown's report:
 /// every `mirror_error`'s text and the report.
 async fn to_the_end(
-    client: &claude_agent::Client,
+    client: &claude_agent::client::Client,
     mut seen: Vec<Message>,
-    closing: tokio::task::JoinHandle<claude_agent::SessionReport>,
-) -> (Vec<String>, claude_agent::SessionReport) {
+    closing: tokio::task::JoinHandle<claude_agent::extensions::SessionReport>,
+) -> (Vec<String>, claude_agent::extensions::SessionReport) {
     let mut rest = client.receive_messages();
     while let Some(m) = tokio::time::timeout(SOON * 2, rest.next()).await.unwrap() {
         seen.push(m.unwrap());

@@ -11,7 +11,7 @@ mod stores;
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::ClientBuilder;
+use claude_agent::client::ClientBuilder;
 use claude_agent::store::{MemoryStore, SessionKey, SessionStore};
 use claude_agent_testkit::Script;
 use common::*;

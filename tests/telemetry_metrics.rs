@@ -11,7 +11,7 @@ mod telemetry_common;
 
 use std::time::Duration;
 
-use claude_agent::Escalation;
+use claude_agent::runtime::Escalation;
 use claude_agent::telemetry::{
     ADMISSION_WAIT, BYTES, CONTROL_DURATION, ESCALATIONS, FRAMES, PARSE_DIAGNOSTICS, QUEUE_DEPTH,
     RESTARTS, SESSIONS_ACTIVE, Telemetry,

@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use claude_agent::protocol::Message;
-use claude_agent::{Client, ClientBuilder, Options};
+use claude_agent::{client::Client, client::ClientBuilder, options::Options};
 use futures::StreamExt;
 
 use crate::peer_figures::{IdleFigure, JobsFigure, idle_phase, jobs_phase};

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use claude_agent::protocol::Message;
 use claude_agent::store::SessionStore;
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use futures::StreamExt;
 
 use crate::{BenchError, Result, ms};

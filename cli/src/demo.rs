@@ -18,7 +18,7 @@ use std::io::Write;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use claude_agent::Options;
+use claude_agent::options::Options;
 use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
 use serde_json::json;
 

@@ -3,7 +3,7 @@
 //! docs/FAULTS.md). A spec that does not parse is a usage error naming the
 //! bad part and listing the points and actions.
 
-use claude_agent::ClientBuilder;
+use claude_agent::client::ClientBuilder;
 use claude_agent::fault::{Fault, FaultPlan};
 
 /// The fault arguments shared by `run` and `host`.

@@ -17,14 +17,14 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use claude_agent::SessionReport;
 use claude_agent::callbacks::{AllowList, Decision};
+use claude_agent::extensions::SessionReport;
 use claude_agent::options::PermissionMode;
 use claude_agent::protocol::{
     ApiStreamEvent, ContentBlock, Delta, Message, PermissionResult, ResultMessage, SystemMessage,
 };
 use claude_agent::transcript::SkippedLine;
-use claude_agent::{Client, Error, Options};
+use claude_agent::{Error, client::Client, options::Options};
 use claude_agent_actors::Escalation;
 use claude_agent_actors::framing::DEFAULT_MAX_LINE_BYTES;
 use futures::StreamExt;
@@ -193,6 +193,31 @@ struct Timing {
     store_timeout: Duration,
 }
 
+/// The session's options from the command line: each flag given sets its
+/// option, the rest keep the CLI's defaults.
+fn run_options(args: &RunArgs) -> Options {
+    let mut options = Options::new().include_partial_messages(args.include_partial);
+    if let Some(cli) = &args.cli {
+        options = options.cli_path(cli);
+    }
+    if let Some(cwd) = &args.cwd {
+        options = options.cwd(cwd);
+    }
+    if let Some(model) = &args.model {
+        options = options.model(model);
+    }
+    if let Some(mode) = args.permission_mode {
+        options = options.permission_mode(mode);
+    }
+    if let Some(turns) = args.max_turns {
+        options = options.max_turns(turns);
+    }
+    if let Some(session) = &args.resume {
+        options = options.resume(session);
+    }
+    options
+}
+
 async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
     let Timing {
         grace,
@@ -201,14 +226,7 @@ async fn session(args: &RunArgs, timing: Timing, out: &Printer) -> Outcome {
         timeout,
         store_timeout,
     } = timing;
-    let mut options = Options::new();
-    options.cli_path = args.cli.clone();
-    options.cwd = args.cwd.clone();
-    options.model = args.model.clone();
-    options.permission_mode = args.permission_mode;
-    options.max_turns = args.max_turns;
-    options.include_partial_messages = args.include_partial;
-    options.resume = args.resume.clone();
+    let options = run_options(args);
     let store = match &args.store {
         Some(url) => match crate::store::open(url, store_timeout, "run").await {
             Ok(store) => Some(store),

@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use claude_agent::SessionReport;
+use claude_agent::extensions::SessionReport;
 use claude_agent::protocol::MirrorError;
 use claude_agent::store::{SessionStore, StoreError, StoreOverflow, open_store};
 

@@ -40,12 +40,10 @@ mod router;
 pub(crate) mod shadowed;
 pub mod user_dialog;
 
-pub use claude_agent_actors::CancellationToken;
 pub use decision::{Decision, DecisionObserver};
 pub use error::CallbackError;
 pub use hooks::{
-    HookCallback, HookContext, HookEventKind, HookMatcher, HookSupportError, Hooks, OnFailure,
-    pre_tool_use_decision,
+    HookCallback, HookContext, HookEventKind, HookMatcher, Hooks, OnFailure, pre_tool_use_decision,
 };
 pub use permission::{
     AllowList, CanUseTool, PermissionContext, allow, allow_and_update, allow_with_input, deny,

@@ -20,7 +20,7 @@ pub const SHADOWED_TARGET: &str = "claude_agent::can_use_tool_shadowed";
 /// [`Skills::All`] allows `Skill`.
 ///
 /// ```
-/// use claude_agent::Options;
+/// use claude_agent::options::Options;
 /// use claude_agent::callbacks::can_use_tool_shadowed;
 ///
 /// let o = Options::new().allowed_tools(["Read", "Bash(ls:*)"]);

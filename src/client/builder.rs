@@ -113,7 +113,7 @@ impl Default for Runtime {
 /// ```no_run
 /// use claude_agent::callbacks::{allow, PermissionContext};
 /// use claude_agent::protocol::PermissionRequest;
-/// use claude_agent::{Client, Options};
+/// use claude_agent::{client::Client, options::Options};
 ///
 /// # async fn run() -> claude_agent::Result<()> {
 /// let client = Client::builder(Options::new().model("claude-sonnet-4-5"))
@@ -291,7 +291,7 @@ impl ClientBuilder {
     /// Keeps a [`Transcript`](crate::transcript::Transcript) of the run:
     /// every message, tool calls correlated with their decisions and
     /// results, control requests, and how the session closed. Read it with
-    /// [`Client::transcript`](crate::Client::transcript) or
+    /// [`Client::transcript`](crate::client::Client::transcript) or
     /// [`Query::transcript`]. Off by default: a transcript grows with the
     /// session. Needs the `transcript` feature.
     #[cfg(feature = "transcript")]
@@ -351,7 +351,7 @@ impl ClientBuilder {
     ///
     /// ```
     /// use claude_agent::extensions::{Extension, Started};
-    /// use claude_agent::{Client, Options};
+    /// use claude_agent::{client::Client, options::Options};
     ///
     /// struct Hello;
     ///

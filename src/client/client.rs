@@ -45,7 +45,7 @@ use crate::{Error, Result};
 ///
 /// ```no_run
 /// use futures::StreamExt;
-/// use claude_agent::{Client, Options};
+/// use claude_agent::{client::Client, options::Options};
 ///
 /// # async fn run() -> claude_agent::Result<()> {
 /// let client = Client::connect(Options::new()).await?;

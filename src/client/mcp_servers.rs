@@ -5,7 +5,7 @@
 //! The CLI replaces, on each request, the servers earlier requests named
 //! and every in-process server with the set sent, so the session keeps the
 //! current set ([`LiveSet`]) and every change sends all of it. External
-//! servers given in [`Options`](crate::Options) at start are not part of
+//! servers given in [`Options`](crate::options::Options) at start are not part of
 //! it: the CLI keeps them whatever the set says.
 
 use serde_json::{Map, Value, json};

@@ -32,7 +32,7 @@ impl Prompt {
     /// to mark every prompt of a client.
     ///
     /// ```
-    /// use claude_agent::Prompt;
+    /// use claude_agent::client::Prompt;
     /// let p = Prompt::from("summarize @/etc/hostname").verbatim();
     /// assert!(p.is_verbatim());
     /// ```

@@ -37,7 +37,7 @@ use crate::transcript::TranscriptRecorder;
 ///
 /// ```no_run
 /// use futures::StreamExt;
-/// use claude_agent::{query, Options};
+/// use claude_agent::{client::query, options::Options};
 /// use claude_agent::protocol::Message;
 ///
 /// # async fn run() -> claude_agent::Result<()> {

@@ -18,7 +18,7 @@ impl Query {
     ///
     /// ```no_run
     /// # async fn run() -> claude_agent::Result<()> {
-    /// let answer = claude_agent::query("What is 2 + 2?", claude_agent::Options::new())
+    /// let answer = claude_agent::client::query("What is 2 + 2?", claude_agent::options::Options::new())
     ///     .text()
     ///     .await?;
     /// println!("{answer}");

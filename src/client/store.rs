@@ -17,14 +17,14 @@ impl ClientBuilder {
     /// message stream; a batch the store could not keep does, as a
     /// `system/mirror_error` message.
     ///
-    /// With [`Options::resume`](crate::Options::resume), the session's
+    /// With [`Options::resume`](crate::options::Options::resume), the session's
     /// transcripts are first written from the store where the CLI reads
     /// them (`<config>/projects/<sanitized cwd>/<id>.jsonl` and
     /// `<id>/<subpath>.jsonl`), unless they are there already, so the
     /// resume works on a machine or config directory that never ran the
     /// session. A resume id that is not a UUID, or a session the store does
     /// not have, is passed on as is. With
-    /// [`Options::continue_conversation`](crate::Options::continue_conversation)
+    /// [`Options::continue_conversation`](crate::options::Options::continue_conversation)
     /// instead, the store's newest non-sidechain session of the project
     /// (see [`latest_session`](crate::store::latest_session)) is
     /// materialized and the CLI gets `--resume <id>` in place of
@@ -64,7 +64,7 @@ impl ClientBuilder {
     /// How long the shutdown waits for pending appends once the CLI has
     /// exited (default 10 s); what is still pending then counts as
     /// unpersisted in the report. A hurried shutdown
-    /// ([`Client::hurry`](crate::Client::hurry)) waits at most
+    /// ([`Client::hurry`](crate::client::Client::hurry)) waits at most
     /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) instead.
     pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
         self.runtime.mirror.flush_deadline = deadline;

@@ -22,7 +22,7 @@ use crate::options::Options;
 /// ```no_run
 /// use futures::StreamExt;
 /// use claude_agent::client::startup;
-/// use claude_agent::Options;
+/// use claude_agent::options::Options;
 ///
 /// # async fn run() -> claude_agent::Result<()> {
 /// let warm = startup(Options::new()).await?; // pays the start-up now

@@ -28,7 +28,7 @@ use crate::{Error, Result};
 ///     }
 ///
 ///     async fn pre_start(&self, start: &mut PreStart<'_>) -> claude_agent::Result<()> {
-///         start.options_mut().model = Some(self.0.to_owned());
+///         start.update_options(|options| options.model(self.0));
 ///         Ok(())
 ///     }
 /// }
@@ -60,8 +60,15 @@ impl<'a> PreStart<'a> {
         self.options
     }
 
-    /// The options, to change before the command is computed.
-    pub fn options_mut(&mut self) -> &mut Options {
+    /// Changes the options before the command is computed, with their
+    /// builder methods: `start.update_options(|o| o.model("..."))`.
+    pub fn update_options(&mut self, change: impl FnOnce(Options) -> Options) {
+        let options = self.options_mut();
+        *options = change(std::mem::take(options));
+    }
+
+    /// The options, for the SDK's own extensions to change in place.
+    pub(crate) fn options_mut(&mut self) -> &mut Options {
         // Copied only here: an unchanged session shares its options.
         std::sync::Arc::make_mut(self.options)
     }
@@ -218,7 +225,7 @@ impl Stopped<'_> {
     }
 
     /// Completes once the shutdown was cut short
-    /// ([`Client::hurry`](crate::Client::hurry): a second Ctrl-C, a host
+    /// ([`Client::hurry`](crate::client::Client::hurry): a second Ctrl-C, a host
     /// drain's deadline); at once if it already was. An extension's own
     /// final wait (a flush, an upload) should end then, reporting what it
     /// could not finish.

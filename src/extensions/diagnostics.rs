@@ -1,5 +1,5 @@
 //! Diagnostics forwarding: to the user's observer
-//! ([`ClientBuilder::on_diagnostic`](crate::ClientBuilder::on_diagnostic))
+//! ([`ClientBuilder::on_diagnostic`](crate::client::ClientBuilder::on_diagnostic))
 //! and, as skipped lines, to the transcript; from before the first frame on.
 
 use std::sync::{Arc, Mutex};

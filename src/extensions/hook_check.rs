@@ -25,6 +25,6 @@ impl Extension for HookCheckExtension {
     async fn post_start(&self, started: &Started<'_>) -> Result<()> {
         self.hooks
             .check_initialize_reply(started.server_info_raw())
-            .map_err(Error::HookSupport)
+            .map_err(Error::Capability)
     }
 }

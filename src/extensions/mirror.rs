@@ -1,5 +1,5 @@
 //! The session-store mirror
-//! ([`ClientBuilder::session_store`](crate::ClientBuilder::session_store)):
+//! ([`ClientBuilder::session_store`](crate::client::ClientBuilder::session_store)):
 //! the CLI prints `transcript_mirror` frames, the read loop diverts them to
 //! the session's mirror task, the report counts what was persisted.
 

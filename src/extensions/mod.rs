@@ -1,11 +1,11 @@
 //! Extensions: what a connect does besides starting the CLI, as hooks
 //! around the session's life.
 //!
-//! [`ClientBuilder::connect`](crate::ClientBuilder::connect) starts a
+//! [`ClientBuilder::connect`](crate::client::ClientBuilder::connect) starts a
 //! session in phases, and each [`Extension`] may act in any of them:
 //!
 //! 1. [`pre_start`](Extension::pre_start): before the CLI command is
-//!    computed. Adjust the [`Options`](crate::Options) or the
+//!    computed. Adjust the [`Options`](crate::options::Options) or the
 //!    [`CommandContext`](crate::options::CommandContext), or fail the
 //!    connect.
 //! 2. [`configure`](Extension::configure): the runtime's
@@ -16,8 +16,8 @@
 //!    `initialize`. Check the reply; an error fails the connect and shuts
 //!    the session down.
 //! 4. [`post_stop`](Extension::post_stop): the session ended (every
-//!    [`Client::shutdown`](crate::Client::shutdown), the end of a
-//!    [`query`](crate::query())). See the runtime's report and add your part
+//!    [`Client::shutdown`](crate::client::Client::shutdown), the end of a
+//!    [`query`](crate::client::query())). See the runtime's report and add your part
 //!    to the SDK's [`SessionReport`].
 //!
 //! [`connect_failed`](Extension::connect_failed) tells every extension
@@ -39,7 +39,7 @@
 //!
 //! ```
 //! use claude_agent::extensions::{Extension, Started, Stopped};
-//! use claude_agent::{ClientBuilder, Options};
+//! use claude_agent::{client::ClientBuilder, options::Options};
 //!
 //! /// Logs each session's id and how it ended.
 //! struct LogSessions;
@@ -103,7 +103,7 @@ pub use report::SessionReport;
 /// Hooks around a session's life; every hook has a default that does
 /// nothing. See the [module docs](self) for the phases and their order.
 ///
-/// An extension given to [`ClientBuilder::extension`](crate::ClientBuilder::extension)
+/// An extension given to [`ClientBuilder::extension`](crate::client::ClientBuilder::extension)
 /// is shared by every session the builder connects (a
 /// `Host` connects again on restart): keep per-session
 /// state keyed by session, or none.

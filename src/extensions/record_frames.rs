@@ -1,5 +1,5 @@
 //! The raw-frame recording
-//! ([`ClientBuilder::record_frames`](crate::ClientBuilder::record_frames)):
+//! ([`ClientBuilder::record_frames`](crate::client::ClientBuilder::record_frames)):
 //! every line, both directions, into an NDJSON file.
 
 use std::path::PathBuf;

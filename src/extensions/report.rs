@@ -9,15 +9,15 @@ use serde_json::Value;
 
 /// How a session ended: the runtime's [`ShutdownReport`] (how the CLI was
 /// stopped; its fields read through, as `report.exit`) plus what the SDK's
-/// extensions did. Returned by [`Client::shutdown`](crate::Client::shutdown)
-/// and [`Query::shutdown_report`](crate::Query::shutdown_report).
+/// extensions did. Returned by [`Client::shutdown`](crate::client::Client::shutdown)
+/// and [`Query::shutdown_report`](crate::client::Query::shutdown_report).
 ///
 /// Serialized flat: the runtime's fields, `mirror_persisted`,
 /// `mirror_unpersisted` and, when any extension reported, `extensions`.
 ///
 /// ```
 /// use claude_agent::extensions::SessionReport;
-/// use claude_agent::{Escalation, ShutdownCause, ShutdownReport};
+/// use claude_agent::{runtime::Escalation, runtime::ShutdownCause, runtime::ShutdownReport};
 ///
 /// let runtime = ShutdownReport::new(ShutdownCause::Requested, None, Escalation::None);
 /// let report = SessionReport::from(runtime);

@@ -1,6 +1,6 @@
 //! The session-store restore: with a store and
-//! [`Options::resume`](crate::Options::resume) (or
-//! [`continue_conversation`](crate::Options::continue_conversation)), the
+//! [`Options::resume`](crate::options::Options::resume) (or
+//! [`continue_conversation`](crate::options::Options::continue_conversation)), the
 //! stored session is written back where the CLI reads it, before the CLI
 //! starts.
 

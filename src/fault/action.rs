@@ -167,7 +167,7 @@ fn signals() -> [(&'static str, i32); 11] {
 }
 
 /// `SIGKILL` for 9, ... (the signals a spec may name, and SIGSTOP/SIGCONT).
-pub fn signal_name(signal: i32) -> Option<&'static str> {
+pub(crate) fn signal_name(signal: i32) -> Option<&'static str> {
     use rustix::process::Signal as S;
     if signal == S::STOP.as_raw() {
         return Some("SIGSTOP");

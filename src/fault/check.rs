@@ -10,7 +10,7 @@ use claude_agent_actors::{Escalation, ShutdownReport};
 
 use super::action::{KILL, signal_name};
 use super::report::FaultReport;
-use crate::SessionReport;
+use crate::extensions::SessionReport;
 use crate::store::{SessionKey, SessionStore};
 
 /// A check that failed, saying what it found.
@@ -155,7 +155,7 @@ pub struct StoreComparison {
 /// `<session>.jsonl` under the CLI's projects folder) is missing from
 /// `store` under `key`, except entries written within `bound` of the last
 /// one (the mirror's durability bound,
-/// [`mirror_persist_within`](crate::ClientBuilder::mirror_persist_within),
+/// [`mirror_persist_within`](crate::client::ClientBuilder::mirror_persist_within),
 /// default 1 s) and losses the report owns up to (`mirror_unpersisted`).
 pub async fn no_store_entry_lost(
     store: &dyn SessionStore,

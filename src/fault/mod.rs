@@ -4,8 +4,8 @@
 //! A [`FaultPlan`] is a list of [`Fault`]s, each an [`Action`] at a
 //! [`Point`], written `ACTION@POINT` (a [`Fault`] parses from it; the
 //! syntax is [`SYNTAX`]). Give it to
-//! [`ClientBuilder::fault_plan`](crate::ClientBuilder::fault_plan) (or a
-//! [`Host`](crate::Host)'s session builder) and every session it connects
+//! [`ClientBuilder::fault_plan`](crate::client::ClientBuilder::fault_plan) (or a
+//! [`Host`](crate::host::Host)'s session builder) and every session it connects
 //! runs with it: the plan sits between the runtime and the CLI's pipes and
 //! process, so it works the same over any CLI.
 //!
@@ -19,9 +19,9 @@
 //!   control reply, a corrupted, truncated or injected line, a callback that
 //!   hangs or panics, a store that stalls or fails.
 //!
-//! Every fault that fires is recorded: in the [`SessionReport`](crate::SessionReport)
+//! Every fault that fires is recorded: in the [`SessionReport`](crate::extensions::SessionReport)
 //! under `extensions.faults` (read it with [`FaultReport::from_report`]),
-//! and in the [transcript](crate::ClientBuilder::transcript) when one is
+//! and in the [transcript](crate::client::ClientBuilder::transcript) when one is
 //! kept. [`FaultReport`]'s checks ([`check`]) then say whether the runtime
 //! held its promises: no process left, one reply per request, the signals
 //! in the report accounted for; [`check::no_store_entry_lost`] compares the
@@ -30,7 +30,7 @@
 //! ```no_run
 //! use std::time::Duration;
 //! use claude_agent::fault::{FaultPlan, FaultReport};
-//! use claude_agent::{Client, Options};
+//! use claude_agent::{client::Client, options::Options};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let plan = FaultPlan::new().with("kill@control_request.can_use_tool:1")?;
@@ -66,7 +66,7 @@ mod signal;
 mod spec;
 mod wrap;
 
-pub use action::{Action, DEFAULT_INJECTED_LINE, Target, signal_name};
+pub use action::{Action, DEFAULT_INJECTED_LINE, Target};
 pub use check::CheckFailure;
 pub use point::{FrameKind, Point, When};
 pub use record::{InjectedFault, RequestTally};
@@ -134,13 +134,13 @@ impl FaultPlan {
     }
 }
 
-impl crate::ClientBuilder {
+impl crate::client::ClientBuilder {
     /// Injects `plan`'s faults into every session this builder connects
     /// (feature `fault-injection`); see [`fault`](crate::fault).
     ///
     /// ```no_run
     /// use claude_agent::fault::FaultPlan;
-    /// use claude_agent::{Client, Options};
+    /// use claude_agent::{client::Client, options::Options};
     ///
     /// # async fn run() -> Result<(), Box<dyn std::error::Error>> {
     /// let client = Client::builder(Options::new())

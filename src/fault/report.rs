@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::record::{InjectedFault, RequestTally};
-use crate::SessionReport;
+use crate::extensions::SessionReport;
 
 /// The key of the fault plan's part in [`SessionReport::extensions`] (and
 /// in the tool's JSON shutdown report).

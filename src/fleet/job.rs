@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::job_options;
-use crate::Options;
+use crate::options::Options;
 
 /// A job that cannot run as written: a missing or mistyped field, an
 /// unknown option. The text says which, for a person.
@@ -178,7 +178,7 @@ impl JobSpec {
 /// from there; started over, it would do those things again without
 /// knowing. The store keeps everything older than the mirror's durability
 /// bound (1 s unless
-/// [`ClientBuilder::mirror_persist_within`](crate::ClientBuilder::mirror_persist_within)
+/// [`ClientBuilder::mirror_persist_within`](crate::client::ClientBuilder::mirror_persist_within)
 /// says otherwise), so a resumed attempt loses at most that much of the
 /// dead one.
 /// [`StartOver`](Redelivery::StartOver) suits jobs whose tools are

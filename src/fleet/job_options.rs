@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value};
 
-use crate::Options;
+use crate::options::Options;
 use crate::options::{PermissionMode, Settings, SystemPrompt};
 
 /// Keys a job may carry besides `tenant`, `prompt`, `id` and `session_id`.

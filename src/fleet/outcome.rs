@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::JobId;
-use crate::Escalation;
 use crate::host::{Failure, SessionOutcome};
+use crate::runtime::Escalation;
 
 /// How a job ended, as recorded in the results stream.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

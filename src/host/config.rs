@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::ClientBuilder;
+use crate::client::ClientBuilder;
 use crate::telemetry::Telemetry;
 
 /// Limits and policies of a [`Host`](super::Host).

@@ -17,7 +17,7 @@ use serde_json::{Value, json};
 
 use super::handle::SessionHandle;
 use super::outcome::SessionOutcome;
-use crate::Client;
+use crate::client::Client;
 
 /// How long an interrupt may take before the drain goes on without it.
 const INTERRUPT_BOUND: Duration = Duration::from_millis(500);

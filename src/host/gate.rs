@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::watch;
 
 use super::status::SessionStatus;
-use crate::Client;
+use crate::client::Client;
 
 /// Shared by one session's handles and its supervision.
 #[derive(Debug)]

@@ -11,7 +11,7 @@ use super::error::HostError;
 use super::gate::{Gate, Lease};
 use super::outcome::{Failure, SessionId, SessionOutcome};
 use super::status::SessionStatus;
-use crate::{Client, Prompt};
+use crate::{client::Client, client::Prompt};
 
 /// Tells the host that the owner cancelled a session (so a queued one
 /// leaves the queue). The host's supervisor implements it; the handle does

@@ -10,7 +10,7 @@ use tokio::sync::watch;
 
 use super::gate::Gate;
 use super::status::SessionStatus;
-use crate::Client;
+use crate::client::Client;
 
 /// The CLI has nothing going on: no turn, no control request of ours
 /// waiting for a reply, no callback of the CLI's being answered.

@@ -21,7 +21,7 @@ use super::outcome::{Failure, SessionId, SessionOutcome};
 use super::status::SessionStatus;
 use super::work::{Idle, Stops, Work, run_interactive, run_job};
 use crate::protocol::ResultMessage;
-use crate::{Client, ClientBuilder, SessionReport};
+use crate::{client::Client, client::ClientBuilder, extensions::SessionReport};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
 /// Bound on asking the host's supervisor for a restart (it only does

@@ -1,7 +1,7 @@
 //! Many sessions under one supervisor: per-tenant quotas, fair admission,
 //! crash isolation, restarts with `--resume`, drain with a deadline, metrics.
 //!
-//! Each hosted session is its own actor tree (as any [`Client`](crate::Client)),
+//! Each hosted session is its own actor tree (as any [`Client`](crate::client::Client)),
 //! watched by its own supervision task. The host's decisions (admission,
 //! warm spares, hibernation, drain, restarts, counters) are a sans-IO core,
 //! `core/`: plain data and one function from an input to its effects,
@@ -12,7 +12,7 @@
 //! ```no_run
 //! use std::time::Duration;
 //! use claude_agent::host::{DrainOptions, Host, HostConfig, RestartPolicy};
-//! use claude_agent::{ClientBuilder, Options};
+//! use claude_agent::{client::ClientBuilder, options::Options};
 //!
 //! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let host = Host::start(
@@ -75,7 +75,7 @@ use msg::HostMsg;
 use supervisor::{HostActor, HostArgs};
 use work::Work;
 
-use crate::{ClientBuilder, Prompt};
+use crate::{client::ClientBuilder, client::Prompt};
 
 /// Bound on one call to the host's supervisor (it only does bookkeeping).
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
@@ -201,7 +201,7 @@ impl Host {
     /// Stops admitting (later `submit`/`spawn` fail with
     /// [`HostError::Draining`]), ends queued sessions, optionally interrupts
     /// running turns, shuts every running session down in parallel and
-    /// kills and hurries ([`Client::hurry`](crate::Client::hurry)) what is
+    /// kills and hurries ([`Client::hurry`](crate::client::Client::hurry)) what is
     /// left at the deadline; hibernated sessions just end (no CLI to
     /// stop). Restarts stop. Idempotent: a second drain finds nothing left
     /// to do.

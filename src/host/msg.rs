@@ -19,7 +19,7 @@ use super::metrics::HostMetrics;
 use super::outcome::{SessionId, SessionOutcome};
 use super::status::SessionStatus;
 use super::work::Work;
-use crate::{Client, ClientBuilder};
+use crate::{client::Client, client::ClientBuilder};
 
 /// Messages of the host's supervisor.
 pub(crate) enum HostMsg {

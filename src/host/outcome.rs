@@ -4,7 +4,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::SessionReport;
+use crate::extensions::SessionReport;
 use crate::protocol::ResultMessage;
 use claude_agent_actors::ShutdownCause;
 use claude_agent_actors::process::ExitInfo;

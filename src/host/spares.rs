@@ -23,7 +23,7 @@ use ractor::ActorRef;
 use serde_json::Value;
 
 use super::msg::HostMsg;
-use crate::ClientBuilder;
+use crate::client::ClientBuilder;
 use crate::options::{CliCommand, CommandContext};
 
 /// What two builders must share for a spare of one to serve the other.

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::outcome::SessionOutcome;
-use crate::Client;
+use crate::client::Client;
 
 /// Where a hosted session is in its life (not to be confused with
 /// [`protocol::SessionState`](crate::protocol::SessionState), the CLI's own

@@ -25,7 +25,7 @@ use super::outcome::{Failure, SessionId, SessionOutcome};
 use super::spares::{self, SpareKey};
 use super::status::SessionStatus;
 use super::work::Work;
-use crate::{Client, ClientBuilder};
+use crate::{client::Client, client::ClientBuilder};
 
 pub(crate) struct HostActor;
 

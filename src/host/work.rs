@@ -13,7 +13,7 @@ use super::hibernate;
 use super::outcome::SessionId;
 use super::status::SessionStatus;
 use crate::protocol::{Message, ResultMessage};
-use crate::{Client, Prompt, SessionReport};
+use crate::{client::Client, client::Prompt, extensions::SessionReport};
 use claude_agent_actors::ShutdownCause;
 
 /// What a hosted session does once connected.

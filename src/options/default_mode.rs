@@ -24,7 +24,7 @@ const ESCALATING_FROM_LOCAL: [&str; 2] = ["auto", "bypassPermissions"];
 /// `local`) and the CLI's (`projectSettings`, `localSettings`) are both
 /// read.
 ///
-/// [`get_settings`]: crate::Client::get_settings
+/// [`get_settings`]: crate::client::Client::get_settings
 pub fn filter_escalating_default_mode(report: &SettingsReport) -> Map<String, Value> {
     let mut effective = report.effective.clone().unwrap_or_default();
     let sources = report.sources.iter().flatten().map(|s| {

@@ -14,7 +14,7 @@ impl Options {
     /// [`PluginDelivery::Initialize`](super::PluginDelivery)), `skills` (a
     /// list only), `mcpServers` (the external servers, see
     /// [`McpDelivery`](super::McpDelivery)), `forwardSubagentText: true`, and the
-    /// [`initialize_extra`](Options::initialize_extra) fields none of these
+    /// [`initialize_field`](Options::initialize_field) fields none of these
     /// took.
     ///
     /// `hooks` is the SDK layer's ready hook table (`null` when `None`).

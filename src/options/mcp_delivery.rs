@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::CapabilityError;
 use super::mcp::{McpServerConfig, McpServers};
 
 /// Where the external (stdio, SSE, HTTP) servers of
@@ -71,28 +72,10 @@ pub(crate) fn initialize_field(servers: &[&(String, McpServerConfig)]) -> Option
     Some(Value::Object(map))
 }
 
-/// The CLI's `initialize` reply does not confirm it read the MCP servers
-/// sent in the request.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum McpDeliveryError {
-    /// The reply has no `mcp_servers_applied`: the CLI predates reading
-    /// servers from `initialize` and started without them.
-    #[error(
-        "this Claude Code{version} is too old to read MCP servers from the initialize request, \
-         so it started without them; update it to 2.1.261 or newer, or deliver the servers on \
-         the command line (McpDelivery::Argv), where other local users can read their env and headers"
-    )]
-    NotSupported {
-        /// ` (version X)` when the reply names one, else empty.
-        version: String,
-    },
-}
-
 impl super::Options {
     /// Checks the CLI's `initialize` reply (`response` payload) confirms it
     /// read the MCP servers these options sent in `initialize`.
-    pub(crate) fn check_mcp_delivery(&self, reply: &Value) -> Result<(), McpDeliveryError> {
+    pub(crate) fn check_mcp_delivery(&self, reply: &Value) -> Result<(), CapabilityError> {
         let sent = !initialize_servers(&self.mcp_servers, self.mcp_delivery).is_empty();
         check_applied(sent, reply)
     }
@@ -101,7 +84,7 @@ impl super::Options {
 /// Checks the `initialize` reply of a session whose request carried
 /// `mcpServers`: an answer without `mcp_servers_applied` is refused;
 /// `false` (e.g. a cloud session that never starts them) is only logged.
-fn check_applied(sent: bool, reply: &Value) -> Result<(), McpDeliveryError> {
+fn check_applied(sent: bool, reply: &Value) -> Result<(), CapabilityError> {
     if !sent {
         return Ok(());
     }
@@ -113,7 +96,7 @@ fn check_applied(sent: bool, reply: &Value) -> Result<(), McpDeliveryError> {
             );
             Ok(())
         }
-        None => Err(McpDeliveryError::NotSupported {
+        None => Err(CapabilityError::McpServersNotRead {
             version: reply
                 .get("claude_code_version")
                 .and_then(Value::as_str)

@@ -2,9 +2,9 @@
 //! and environment ([`Options::to_command`]) and to the `initialize` control
 //! request ([`Options::initialize_request`]).
 //!
-//! Fields are public (read them, or set them directly); every field also has
-//! a consuming builder method, of the same name except where noted on the
-//! field:
+//! Each field is set one way, by a consuming builder method of the same
+//! name (except where the method's docs say it sets another); the fields a
+//! program commonly reads back have `get_` getters:
 //!
 //! ```
 //! use claude_agent::options::{CommandContext, Options, PermissionMode};
@@ -42,11 +42,13 @@ mod agent;
 mod argv;
 mod builder;
 mod builder_more;
+mod capability;
 mod command;
 mod default_mode;
 mod denied_models;
 mod env;
 mod error;
+mod getters;
 mod initialize;
 mod json;
 mod mcp;
@@ -74,12 +76,13 @@ mod validate_tests;
 mod workspace_trust_tests;
 
 pub use agent::AgentDefinition;
+pub use capability::CapabilityError;
 pub use command::{CliCommand, CommandContext};
 pub use default_mode::filter_escalating_default_mode;
 pub use denied_models::{DeniedModelsMatch, match_denied_models};
 pub use error::OptionsError;
 pub use mcp::{McpServerConfig, McpServers};
-pub use mcp_delivery::{McpDelivery, McpDeliveryError};
+pub use mcp_delivery::McpDelivery;
 pub use mcp_policy::{McpOrgMaxPermission, McpPermissionPolicy, McpToolPolicy};
 pub use sandbox::{SandboxNetwork, SandboxSettings};
 pub use tool_config::{PreviewFormat, ToolConfig};
@@ -105,179 +108,179 @@ use std::time::Duration;
 #[non_exhaustive]
 pub struct Options {
     /// Base tool set (`--tools`); unset keeps the CLI's default.
-    pub tools: Option<Tools>,
+    pub(crate) tools: Option<Tools>,
     /// Tools allowed without asking (`--allowedTools a,b`).
-    pub allowed_tools: Vec<String>,
+    pub(crate) allowed_tools: Vec<String>,
     /// Tools removed from the model's context (`--disallowedTools a,b`).
-    pub disallowed_tools: Vec<String>,
+    pub(crate) disallowed_tools: Vec<String>,
     /// System prompt; unset sends `--system-prompt ""`.
-    pub system_prompt: Option<SystemPrompt>,
+    pub(crate) system_prompt: Option<SystemPrompt>,
     /// MCP servers (`--mcp-config`, and `initialize` for the external
     /// servers of a list: see [`McpDelivery`]).
-    pub mcp_servers: McpServers,
+    pub(crate) mcp_servers: McpServers,
     /// Where external MCP servers (and their `env` and `headers`) go;
     /// builder method `mcp_delivery`.
-    pub mcp_delivery: McpDelivery,
+    pub(crate) mcp_delivery: McpDelivery,
     /// Use only the MCP servers given here (`--strict-mcp-config`).
-    pub strict_mcp_config: bool,
+    pub(crate) strict_mcp_config: bool,
     /// Permission mode (`--permission-mode`).
-    pub permission_mode: Option<PermissionMode>,
+    pub(crate) permission_mode: Option<PermissionMode>,
     /// MCP tool that answers permission prompts (`--permission-prompt-tool`).
     /// Cannot be combined with a permission callback.
-    pub permission_prompt_tool_name: Option<String>,
+    pub(crate) permission_prompt_tool_name: Option<String>,
     /// Continue the most recent conversation in the cwd (`--continue`).
-    pub continue_conversation: bool,
+    pub(crate) continue_conversation: bool,
     /// Resume this session (`--resume=ID`).
-    pub resume: Option<String>,
+    pub(crate) resume: Option<String>,
     /// Use this id for the new session (`--session-id=ID`).
-    pub session_id: Option<String>,
+    pub(crate) session_id: Option<String>,
     /// Resume only up to this message (`--resume-session-at=UUID`).
-    pub resume_session_at: Option<String>,
+    pub(crate) resume_session_at: Option<String>,
     /// With `resume_session_at`: the uuid of the user prompt whose turn the
     /// truncating resume discards (`--resume-drops-turn=UUID`). The CLI
     /// then refuses the resume ("Resume rejected by --resume-drops-turn:")
     /// when anything else would be dropped with it.
-    pub resume_drops_turn: Option<String>,
+    pub(crate) resume_drops_turn: Option<String>,
     /// `Some(false)`: do not write the session to disk; it cannot be resumed
     /// (`--no-session-persistence`). Unset or `true`: the CLI persists.
-    pub persist_session: Option<bool>,
+    pub(crate) persist_session: Option<bool>,
     /// Resume into a new session id instead of appending (`--fork-session`).
-    pub fork_session: bool,
+    pub(crate) fork_session: bool,
     /// Maximum agentic turns (`--max-turns N`); must be at least 1.
-    pub max_turns: Option<u32>,
+    pub(crate) max_turns: Option<u32>,
     /// Spending cap in USD (`--max-budget-usd X`); finite and non-negative.
-    pub max_budget_usd: Option<f64>,
+    pub(crate) max_budget_usd: Option<f64>,
     /// API-side task budget in tokens (`--task-budget N`): the model sees
     /// what remains and paces itself.
-    pub task_budget: Option<u64>,
+    pub(crate) task_budget: Option<u64>,
     /// Model (`--model`).
-    pub model: Option<String>,
+    pub(crate) model: Option<String>,
     /// Run the main thread as this agent (`--agent NAME`): one of
     /// [`agents`](Self::agents) or an agent the CLI discovers. Builder:
     /// [`main_agent`](Self::main_agent) (`agent` adds a subagent).
-    pub agent: Option<String>,
+    pub(crate) agent: Option<String>,
     /// Model used when the main one is overloaded (`--fallback-model`).
-    pub fallback_model: Option<String>,
+    pub(crate) fallback_model: Option<String>,
     /// API beta headers (`--betas a,b`).
-    pub betas: Vec<String>,
+    pub(crate) betas: Vec<String>,
     /// Extra settings (`--settings`).
-    pub settings: Option<Settings>,
+    pub(crate) settings: Option<Settings>,
     /// Sandbox settings, merged into the settings JSON under `sandbox`.
-    pub sandbox: Option<SandboxSettings>,
+    pub(crate) sandbox: Option<SandboxSettings>,
     /// Extra directories the tools may access (`--add-dir D`, repeated).
-    pub add_dirs: Vec<PathBuf>,
+    pub(crate) add_dirs: Vec<PathBuf>,
     /// Emit `stream_event` partial messages (`--include-partial-messages`).
-    pub include_partial_messages: bool,
+    pub(crate) include_partial_messages: bool,
     /// Emit hook lifecycle system messages (`--include-hook-events`).
-    pub include_hook_events: bool,
+    pub(crate) include_hook_events: bool,
     /// Which setting files the CLI loads (`--setting-sources=a,b`); unset
     /// keeps the CLI's default, empty loads none.
-    pub setting_sources: Option<Vec<SettingSource>>,
+    pub(crate) setting_sources: Option<Vec<SettingSource>>,
     /// Local plugin directories (`--plugin-dir P`, repeated).
-    pub plugins: Vec<PathBuf>,
+    pub(crate) plugins: Vec<PathBuf>,
     /// Extended thinking.
-    pub thinking: Option<Thinking>,
+    pub(crate) thinking: Option<Thinking>,
     /// Summarized or omitted thinking text (`--thinking-display`); needs
     /// `thinking` adaptive or enabled.
-    pub thinking_display: Option<ThinkingDisplay>,
+    pub(crate) thinking_display: Option<ThinkingDisplay>,
     /// Reasoning effort (`--effort`).
-    pub effort: Option<Effort>,
+    pub(crate) effort: Option<Effort>,
     /// Structured output (`--json-schema`).
-    pub output_format: Option<OutputFormat>,
+    pub(crate) output_format: Option<OutputFormat>,
     /// Flags this crate does not know, in order: `(name, value)` becomes
     /// `--name`, `--name value`, or `--name=value` when value starts with `-`.
-    pub extra_args: Vec<(String, Option<String>)>,
+    pub(crate) extra_args: Vec<(String, Option<String>)>,
     /// Names your app in the CLI's User-Agent (`CLAUDE_AGENT_SDK_CLIENT_APP`,
     /// e.g. `my-app/1.0`); wins over the same variable in `env`.
-    pub client_app: Option<String>,
+    pub(crate) client_app: Option<String>,
     /// Environment variables for the CLI, over the inherited ones.
-    pub env: Vec<(OsString, OsString)>,
+    pub(crate) env: Vec<(OsString, OsString)>,
     /// Working directory of the CLI; must exist.
-    pub cwd: Option<PathBuf>,
+    pub(crate) cwd: Option<PathBuf>,
     /// Path to the CLI; unset means [discovery](crate::discovery).
-    pub cli_path: Option<PathBuf>,
+    pub(crate) cli_path: Option<PathBuf>,
     /// Run the CLI as this OS user (a login name or a numeric uid): its uid,
     /// gid and groups, with `HOME`, `USER` and `LOGNAME` set from its
     /// account unless `env` sets them. Needs root (or `CAP_SETUID` and
     /// `CAP_SETGID`); applied when the client spawns the CLI, which fails
     /// with [`OptionsError::User`] when the user is unknown or the switch
     /// is not allowed. Linux only.
-    pub user: Option<String>,
+    pub(crate) user: Option<String>,
     /// Let the CLI checkpoint files for `rewind_files`
     /// (`CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=true`).
-    pub enable_file_checkpointing: bool,
+    pub(crate) enable_file_checkpointing: bool,
     /// Programmatic subagents, sent in `initialize`.
-    pub agents: Vec<(String, AgentDefinition)>,
+    pub(crate) agents: Vec<(String, AgentDefinition)>,
     /// Skills the session may use (see [`Skills`]); unset leaves the CLI's
     /// defaults untouched.
-    pub skills: Option<Skills>,
+    pub(crate) skills: Option<Skills>,
     /// Forward subagents' text to the stream (`forwardSubagentText` in
     /// `initialize`).
-    pub forward_subagent_text: bool,
+    pub(crate) forward_subagent_text: bool,
     /// Send every user message marked `client_composed`, so the CLI delivers
     /// its text as written: no `@path` file expansion, no slash commands.
     /// For text the end user did not type. While on, no message can opt
     /// out; for per-message control leave it off and use
-    /// [`Prompt::verbatim`](crate::Prompt::verbatim). The CLI then also
+    /// [`Prompt::verbatim`](crate::client::Prompt::verbatim). The CLI then also
     /// skips the context it attaches at the start of a turn (nested
     /// `CLAUDE.md`, skill listings, reminders) until the turn's first tool
     /// call. Claude Code 2.1.248 or later; older versions ignore it.
-    pub verbatim_prompts: bool,
+    pub(crate) verbatim_prompts: bool,
     /// Further `initialize` fields this crate has no option for, sent as
     /// given. A field an option above sets, and `subtype` and `hooks`, are
     /// not replaced. Builder: [`initialize_field`](Self::initialize_field).
-    pub initialize_extra: serde_json::Map<String, Value>,
+    pub(crate) initialize_extra: serde_json::Map<String, Value>,
     /// The trusted checkout `cwd` is a worktree of: project settings,
     /// `.mcp.json`, the `.claude` trees and `CLAUDE_PROJECT_DIR` come from
     /// here instead of `cwd` (`--project-config-root DIR`; an absolute
     /// path).
-    pub project_config_root: Option<PathBuf>,
+    pub(crate) project_config_root: Option<PathBuf>,
     /// Tool-name aliases, single hop: a model `tool_use` named by a key runs
     /// the tool its value names (`toolAliases` in `initialize`). Builder:
     /// [`tool_alias`](Self::tool_alias), one pair at a time.
-    pub tool_aliases: Vec<(String, String)>,
+    pub(crate) tool_aliases: Vec<(String, String)>,
     /// Settings of built-in tools (`toolConfig`, through the CLI's
     /// environment).
-    pub tool_config: Option<ToolConfig>,
+    pub(crate) tool_config: Option<ToolConfig>,
     /// Declare that this host shows a stop control per background task
     /// wired to `stop_task`, so an interrupt spares running background
     /// agents (`perTaskStopAffordance` in `initialize`).
-    pub per_task_stop_affordance: bool,
+    pub(crate) per_task_stop_affordance: bool,
     /// Workflow text that replaces the default body of the plan-mode
     /// reminder (`planModeInstructions` in `initialize`).
-    pub plan_mode_instructions: Option<String>,
+    pub(crate) plan_mode_instructions: Option<String>,
     /// Allow `bypassPermissions` in this session
     /// (`--allow-dangerously-skip-permissions`).
-    pub allow_dangerously_skip_permissions: bool,
+    pub(crate) allow_dangerously_skip_permissions: bool,
     /// Who answers permission prompts (`--permission-prompts`).
-    pub permission_prompts: Option<PermissionPrompts>,
+    pub(crate) permission_prompts: Option<PermissionPrompts>,
     /// How [`plugins`](Self::plugins) reach the CLI.
-    pub plugin_delivery: PluginDelivery,
+    pub(crate) plugin_delivery: PluginDelivery,
     /// Emit a `prompt_suggestion` after each turn (`promptSuggestions` in
     /// `initialize`); `false` turns them off where settings turn them on.
-    pub prompt_suggestions: Option<bool>,
+    pub(crate) prompt_suggestions: Option<bool>,
     /// AI-written progress summaries for running subagents on
     /// `task_progress` (`agentProgressSummaries` in `initialize`).
-    pub agent_progress_summaries: Option<bool>,
+    pub(crate) agent_progress_summaries: Option<bool>,
     /// Policy-tier settings from this parent process (`--managed-settings
     /// JSON`); the CLI keeps only their restrictive parts.
-    pub managed_settings: Option<serde_json::Map<String, Value>>,
+    pub(crate) managed_settings: Option<serde_json::Map<String, Value>>,
     /// Debug logging (`--debug`); [`debug_file`](Self::debug_file) wins.
-    pub debug: bool,
+    pub(crate) debug: bool,
     /// Write debug logs to this file (`--debug-file PATH`).
-    pub debug_file: Option<PathBuf>,
+    pub(crate) debug_file: Option<PathBuf>,
     /// Title of a new session, instead of one generated from the first
     /// prompt (`title` in `initialize`); a resumed session keeps its own.
-    pub title: Option<String>,
+    pub(crate) title: Option<String>,
     /// Bound on each session-store call while restoring a session before
     /// the spawn (`loadTimeoutMs`); unset: 60 s.
-    pub load_timeout: Option<Duration>,
+    pub(crate) load_timeout: Option<Duration>,
     /// The host's word that the user accepted a trust dialog for the
     /// session's directory (`workspaceTrust` in `initialize`); the CLI
     /// persists the grant as its own dialog would. Not sent by
-    /// [`ClientBuilder::prewarm`](crate::ClientBuilder::prewarm): a spare
+    /// [`ClientBuilder::prewarm`](crate::client::ClientBuilder::prewarm): a spare
     /// takes it at the claim ([`Claim::workspace_trust`](crate::client::Claim::workspace_trust)).
-    pub workspace_trust: Option<WorkspaceTrust>,
+    pub(crate) workspace_trust: Option<WorkspaceTrust>,
 }
 
 impl Options {

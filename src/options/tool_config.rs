@@ -4,9 +4,11 @@
 /// Settings for built-in tools the CLI otherwise hardcodes.
 ///
 /// ```
-/// use claude_agent::options::{Options, PreviewFormat, ToolConfig};
+/// use claude_agent::options::{CommandContext, Options, PreviewFormat, ToolConfig};
 /// let opts = Options::new().tool_config(ToolConfig::new().question_preview_format(PreviewFormat::Html));
-/// assert!(opts.tool_config.is_some());
+/// let cmd = opts.to_command("claude".into(), &CommandContext::default())?;
+/// assert!(cmd.env.iter().any(|(k, v)| k == "CLAUDE_CODE_QUESTION_PREVIEW_FORMAT" && v == "html"));
+/// # Ok::<(), claude_agent::options::OptionsError>(())
 /// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 #[non_exhaustive]

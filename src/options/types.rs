@@ -335,7 +335,7 @@ impl PermissionPrompts {
     }
 }
 
-/// How [`plugins`](super::Options::plugins) reach the CLI.
+/// How [`plugin`](super::Options::plugin) directories reach the CLI.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum PluginDelivery {

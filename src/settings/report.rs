@@ -1,6 +1,6 @@
 //! A resolved cascade in the shape of a live CLI's `get_settings` reply,
 //! so what reads one ([`filter_escalating_default_mode`], a comparison with
-//! [`Client::get_settings`](crate::Client::get_settings)) reads the other.
+//! [`Client::get_settings`](crate::client::Client::get_settings)) reads the other.
 //!
 //! [`filter_escalating_default_mode`]: crate::options::filter_escalating_default_mode
 

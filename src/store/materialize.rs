@@ -9,7 +9,7 @@ use std::time::Duration;
 use super::{SessionKey, SessionStore, StoreEntry, StoreError};
 
 /// Bound on each store call while materializing, unless
-/// [`Options::load_timeout`](crate::Options::load_timeout) sets another.
+/// [`Options::load_timeout`](crate::options::Options::load_timeout) sets another.
 pub const LOAD_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// Why a session could not be materialized from a store.

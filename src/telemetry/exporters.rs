@@ -80,7 +80,7 @@ fn resource() -> Resource {
 ///
 /// ```no_run
 /// # async fn run() -> claude_agent::Result<()> {
-/// use claude_agent::{Client, Options, telemetry};
+/// use claude_agent::{client::Client, options::Options, telemetry};
 ///
 /// let providers = telemetry::stdout();
 /// let client = Client::builder(Options::new())

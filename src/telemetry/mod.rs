@@ -1,7 +1,7 @@
 //! OpenTelemetry traces and metrics for sessions.
 //!
 //! Off unless a [`Telemetry`] handle is given to
-//! [`ClientBuilder::telemetry`](crate::ClientBuilder::telemetry); without
+//! [`ClientBuilder::telemetry`](crate::client::ClientBuilder::telemetry); without
 //! one nothing is recorded and no per-message work is added.
 //!
 //! **Traces.** One `claude_agent.session` span per session, from `connect`
@@ -32,7 +32,7 @@
 //!
 //! ```no_run
 //! # async fn run() -> claude_agent::Result<()> {
-//! use claude_agent::{Client, Options, telemetry::Telemetry};
+//! use claude_agent::{client::Client, options::Options, telemetry::Telemetry};
 //! use opentelemetry_sdk::metrics::SdkMeterProvider;
 //! use opentelemetry_sdk::trace::SdkTracerProvider;
 //!

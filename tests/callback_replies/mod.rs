@@ -2,7 +2,7 @@
 //! asks and waits for each answer, and reading those answers back.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use claude_agent::Client;
+use claude_agent::client::Client;
 use claude_agent_testkit::Script;
 use futures::StreamExt;
 use serde_json::Value;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use claude_agent::protocol::Message;
-use claude_agent::{Client, SessionReport};
+use claude_agent::{client::Client, extensions::SessionReport};
 use claude_agent_testkit::Script;
 use futures::StreamExt;
 use serde_json::{Value, json};

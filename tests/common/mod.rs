@@ -7,7 +7,7 @@ pub mod mirror_flood;
 use std::os::unix::fs::PermissionsExt;
 use std::time::Duration;
 
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use claude_agent_testkit::{FakeCli, Script, fake_cli_path, wait_until_gone};
 use serde_json::{Value, json};
 

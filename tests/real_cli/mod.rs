@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use claude_agent::protocol::{ContentBlock, Message, ResultMessage};
-use claude_agent::{Client, ClientBuilder, Options};
+use claude_agent::{client::Client, client::ClientBuilder, options::Options};
 use claude_agent_testkit::model::{ModelScript, ModelServer};
 use futures::StreamExt;
 use tempfile::TempDir;
@@ -80,9 +80,14 @@ impl Rig {
 
     /// Options pointing the CLI at the server, HOME and cwd.
     pub fn options(&self) -> Options {
+        self.options_without_cwd().cwd(self.cwd.path())
+    }
+
+    /// Options pointing the CLI at the server and HOME, with no working
+    /// directory (a prewarmed spare parks until its claim names one).
+    pub fn options_without_cwd(&self) -> Options {
         let mut options = Options::new()
             .cli_path(&self.cli)
-            .cwd(self.cwd.path())
             .env("HOME", self.home.path());
         for (k, v) in self.server.env() {
             options = options.env(k, v);

@@ -14,7 +14,7 @@ use std::time::Duration;
 use claude_agent::store::{
     FileStore, PostgresOptions, PostgresStore, RedisOptions, RedisStore, SessionStore,
 };
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use futures::StreamExt;
 
 /// Set (to anything) in the re-executed host.

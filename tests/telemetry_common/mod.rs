@@ -103,7 +103,7 @@ pub async fn eventually(within: Duration, mut check: impl FnMut() -> bool) -> bo
 }
 
 /// Reads the current turn up to its result, bounded.
-pub async fn finish_turn(client: &claude_agent::Client) {
+pub async fn finish_turn(client: &claude_agent::client::Client) {
     use futures::StreamExt;
     let mut turn = client.receive_response();
     while let Some(m) = tokio::time::timeout(Duration::from_secs(10), turn.next())

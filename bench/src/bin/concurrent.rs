@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Parser, ValueEnum};
 use claude_agent::host::{DrainOptions, Host, HostConfig, RestartPolicy, SessionHandle};
-use claude_agent::{ClientBuilder, Options};
+use claude_agent::{client::ClientBuilder, options::Options};
 use claude_agent_bench::cpu::HostCpu;
 use claude_agent_bench::{
     BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, open_fds, raise_nofile,

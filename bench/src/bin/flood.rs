@@ -1,7 +1,7 @@
 //! Benchmark (a): typed messages per second for one session from a flooding
 //! fake CLI, three sides in one run against the SAME fake CLI and frame:
 //!
-//! - `rust`: `claude_agent::query()` (the whole supervised session tree)
+//! - `rust`: `claude_agent::client::query()` (the whole supervised session tree)
 //!   delivering typed `Message`s to a consumer that matches on them;
 //! - `bare`: one task that spawns the same fake, reads its stdout pipe,
 //!   splits lines and `parse_line`s each into the same typed `Message`
@@ -27,7 +27,7 @@ use std::time::Instant;
 
 use clap::Parser;
 use claude_agent::protocol::{ContentBlock, Message, StdoutFrame, parse_line};
-use claude_agent::{Options, query};
+use claude_agent::{client::query, options::Options};
 use claude_agent_testkit::{Script, Stream as FakeStream, fake_cli_path};
 use futures::StreamExt;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};

@@ -23,7 +23,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use claude_agent::host::{DrainOptions, HostConfig, HostEvent, SessionHandle};
 use claude_agent::protocol::Message;
-use claude_agent::{Client, ClientBuilder, Host, Options};
+use claude_agent::{client::Client, client::ClientBuilder, host::Host, options::Options};
 use claude_agent_bench::{BenchError, Result, Summary, emit, fake_cli, joined, ms, raise_nofile};
 use claude_agent_testkit::{ENV_SCRIPT_JSON, Script};
 use futures::StreamExt;

@@ -33,7 +33,7 @@ use claude_agent::store::{
     PostgresOptions, PostgresStore, SessionKey, SessionListEntry, SessionStore, SessionSummary,
     StoreEntry, StoreResult,
 };
-use claude_agent::{Client, Options};
+use claude_agent::{client::Client, options::Options};
 use claude_agent_bench::null_store::NullStore;
 use claude_agent_bench::{emit, fake_cli, percentile};
 use claude_agent_testkit::Script;

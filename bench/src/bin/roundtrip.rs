@@ -16,7 +16,7 @@ use std::time::Instant;
 use clap::Parser;
 use claude_agent::callbacks::{CallbackError, PermissionContext, allow};
 use claude_agent::protocol::{Message, PermissionRequest, PermissionResult};
-use claude_agent::{Client, ClientBuilder, Options};
+use claude_agent::{client::Client, client::ClientBuilder, options::Options};
 use claude_agent_bench::ccsdk::cc_sdk_level;
 use claude_agent_bench::rtt::{bare_level, script};
 use claude_agent_bench::{

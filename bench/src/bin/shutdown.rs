@@ -14,7 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use claude_agent::{Client, ClientBuilder, Escalation, Options, ShutdownReport};
+use claude_agent::{
+    client::Client, client::ClientBuilder, options::Options, runtime::Escalation,
+    runtime::ShutdownReport,
+};
 use claude_agent_bench::{
     BenchError, Result, Summary, default_python, emit, fake_cli, find, ms, run_python,
 };

@@ -276,7 +276,7 @@ async fn sessions(args: &Args, tag: &str) -> Result<Value> {
 
 async fn run_sessions(
     args: &Args,
-    options: claude_agent::Options,
+    options: claude_agent::options::Options,
     files: &std::path::Path,
     pg: &PostgresStore,
 ) -> Result<Value> {

@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 use claude_agent::host::{DrainOptions, HostConfig};
 use claude_agent::protocol::Message;
-use claude_agent::{ClientBuilder, Host, Options};
+use claude_agent::{client::ClientBuilder, host::Host, options::Options};
 use claude_agent_bench::{BenchError, Result, Summary, emit, ms, workspace_root};
 use claude_agent_testkit::model::{ModelScript, ModelServer, Reply};
 use futures::StreamExt;

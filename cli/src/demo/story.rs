@@ -10,7 +10,7 @@ use std::time::Duration;
 use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};
 use claude_agent::callbacks::{CallbackError, Decision, PermissionContext, allow, deny};
 use claude_agent::protocol::{Message, PermissionRequest, ResultMessage, StdoutFrame};
-use claude_agent::{Client, Options};
+use claude_agent::{client::Client, options::Options};
 use claude_agent_actors::{Escalation, ShutdownReport};
 use futures::StreamExt;
 

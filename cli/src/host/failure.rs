@@ -2,8 +2,8 @@
 //! the host's `Failure::exit` knows a crash's exit only, while a start
 //! failure keeps it in its error.
 
-use claude_agent::ExitInfo;
 use claude_agent::host::Failure;
+use claude_agent::runtime::process::ExitInfo;
 use serde_json::{Value, json};
 
 /// The start error inside a failure, when it has one.

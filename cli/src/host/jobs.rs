@@ -4,8 +4,8 @@
 //! [`JobSpec`](claude_agent::fleet::JobSpec); this applies it to `host`'s
 //! base options.
 
-use claude_agent::Options;
 use claude_agent::fleet::parse_jobs;
+use claude_agent::options::Options;
 use serde_json::Value;
 
 /// One job of the file.

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use claude_agent::host::{
     DrainOptions, DrainReport, HostConfig, HostEvent, RestartPolicy, SessionId,
 };
-use claude_agent::{ClientBuilder, Host, Options};
+use claude_agent::{client::ClientBuilder, host::Host, options::Options};
 use futures::StreamExt;
 use futures::stream::FuturesUnordered;
 use serde_json::{Value, json};

@@ -5,10 +5,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use claude_agent::Escalation;
 #[cfg(feature = "nats")]
 use claude_agent::fleet::JobOutcome;
 use claude_agent::host::SessionOutcome;
+use claude_agent::runtime::Escalation;
 use serde_json::{Value, json};
 
 #[derive(Debug, Default)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use claude_agent::ClientBuilder;
+use claude_agent::client::ClientBuilder;
 use claude_agent::fleet::async_nats::jetstream::{AckKind, Message};
 use claude_agent::fleet::{DeadLetter, JobId, JobOutcome, JobSpec, Redelivery};
 use claude_agent::host::HostError;

@@ -34,7 +34,7 @@ use claude_agent::fleet::Fleet;
 use claude_agent::fleet::async_nats::jetstream::consumer::PullConsumer;
 use claude_agent::host::{DrainOptions, HostConfig, RestartPolicy};
 use claude_agent::store::SessionStore;
-use claude_agent::{Host, Options};
+use claude_agent::{host::Host, options::Options};
 use futures::StreamExt;
 use serde_json::json;
 use tokio::sync::Semaphore;

@@ -29,9 +29,5 @@ pub(crate) fn classify(outcome: &SessionOutcome) -> Verdict {
 
 /// Errors no other worker or later attempt would avoid.
 fn unfixable(e: &Error) -> bool {
-    e.is_invalid_options()
-        || matches!(
-            e,
-            Error::InvalidConfig(_) | Error::HookSupport(_) | Error::McpDelivery(_)
-        )
+    e.is_invalid_options() || matches!(e, Error::InvalidConfig(_) | Error::Capability(_))
 }

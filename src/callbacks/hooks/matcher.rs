@@ -84,7 +84,7 @@ pub enum OnFailure {
     /// `SubagentStop`, `TaskCompleted` and `TeammateIdle`
     /// ([`HookEventKind::ignores_on_failure`]). A session with a `Block`
     /// matcher refuses to start on a CLI that does not confirm it honors
-    /// the option (see [`HookSupportError`](super::HookSupportError)).
+    /// the option (see [`CapabilityError`](crate::options::CapabilityError)).
     Block,
 }
 

@@ -20,7 +20,6 @@ use serde_json::{Value, json};
 
 pub use self::event_kind::HookEventKind;
 pub use self::matcher::{HookCallback, HookContext, HookMatcher, OnFailure};
-pub use self::support::HookSupportError;
 use crate::protocol::{HookOutput, HookSpecificOutput, PermissionDecision, PreToolUseOutput};
 
 /// A registered callback found by id.

@@ -5,28 +5,7 @@
 use serde_json::Value;
 
 use super::Hooks;
-
-/// The CLI cannot be trusted to block when a fail-closed hook fails; the
-/// session is not started (no prompt is sent).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum HookSupportError {
-    /// The `initialize` reply lacks `hook_on_failure_supported: true`: the
-    /// CLI predates `onFailure` (it would let a failed hook's action run),
-    /// or what answered does not run the host's hooks.
-    #[error(
-        "the CLI does not honor onFailure on hook matchers, so a hook set to block would not block \
-         when it fails; update the CLI or remove OnFailure::Block from the hooks"
-    )]
-    OnFailureUnsupported,
-    /// The `initialize` reply says `hooks_applied: false`: the session was
-    /// already running and did not register these hooks.
-    #[error(
-        "the CLI did not register the hooks (the session was already running), so a hook set to \
-         block would never run; start a new session or remove OnFailure::Block from the hooks"
-    )]
-    HooksNotApplied,
-}
+use crate::options::CapabilityError;
 
 impl Hooks {
     /// Checks the CLI's `initialize` reply when a matcher is set to
@@ -35,8 +14,8 @@ impl Hooks {
     /// `hooks_applied` must not be `false`.
     ///
     /// ```
-    /// use claude_agent::callbacks::{CallbackError, HookContext, HookEventKind, HookMatcher,
-    ///     HookSupportError, Hooks};
+    /// use claude_agent::callbacks::{CallbackError, HookContext, HookEventKind, HookMatcher, Hooks};
+    /// use claude_agent::options::CapabilityError;
     /// use claude_agent::protocol::{HookInput, HookOutput};
     /// use serde_json::json;
     ///
@@ -44,18 +23,18 @@ impl Hooks {
     ///     Ok::<_, CallbackError>(HookOutput::default())
     /// };
     /// let hooks = Hooks::new().on(HookEventKind::PreToolUse, HookMatcher::any().hook(guard).fail_closed());
-    /// assert_eq!(hooks.check_initialize_reply(&json!({})), Err(HookSupportError::OnFailureUnsupported));
+    /// assert_eq!(hooks.check_initialize_reply(&json!({})), Err(CapabilityError::HookOnFailureUnsupported));
     /// assert_eq!(hooks.check_initialize_reply(&json!({"hook_on_failure_supported": true})), Ok(()));
     /// ```
-    pub fn check_initialize_reply(&self, reply: &Value) -> Result<(), HookSupportError> {
+    pub fn check_initialize_reply(&self, reply: &Value) -> Result<(), CapabilityError> {
         if !self.blocks_on_failure() {
             return Ok(());
         }
         if reply.get("hook_on_failure_supported") != Some(&Value::Bool(true)) {
-            return Err(HookSupportError::OnFailureUnsupported);
+            return Err(CapabilityError::HookOnFailureUnsupported);
         }
         if reply.get("hooks_applied") == Some(&Value::Bool(false)) {
-            return Err(HookSupportError::HooksNotApplied);
+            return Err(CapabilityError::HooksNotApplied);
         }
         Ok(())
     }

@@ -91,7 +91,8 @@ where
 ///
 /// ```
 /// use std::collections::BTreeMap;
-/// use claude_agent::callbacks::{CallbackError, CancellationToken};
+/// use claude_agent::callbacks::CallbackError;
+/// use claude_agent::runtime::CancellationToken;
 /// use claude_agent::callbacks::mcp::{Prompt, PromptMessage, SdkMcpServer};
 ///
 /// let review = Prompt::new("review", |args: BTreeMap<String, String>, _: CancellationToken| async move {

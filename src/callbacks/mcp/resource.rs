@@ -58,7 +58,8 @@ where
 /// how to read it.
 ///
 /// ```
-/// use claude_agent::callbacks::{CallbackError, CancellationToken};
+/// use claude_agent::callbacks::CallbackError;
+/// use claude_agent::runtime::CancellationToken;
 /// use claude_agent::callbacks::mcp::{Resource, ResourceContent, SdkMcpServer};
 ///
 /// let docs = SdkMcpServer::new("docs", "1.0.0")

@@ -29,7 +29,7 @@ pub(crate) struct CallRecord {
 ///
 /// ```
 /// use claude_agent::callbacks::mcp::{SdkMcpServer, Tool, ToolResult};
-/// use claude_agent::callbacks::CancellationToken;
+/// use claude_agent::runtime::CancellationToken;
 /// use serde_json::json;
 ///
 /// let calc = SdkMcpServer::new("calc", "1.0.0").tool(Tool::new(

@@ -1,6 +1,6 @@
 //! Typed success payloads of the SDK -> CLI control requests. Decode them
 //! from [`ControlSuccess::response`](crate::protocol::ControlSuccess::response);
-//! [`Client`](crate::Client)'s control methods return them.
+//! [`Client`](crate::client::Client)'s control methods return them.
 
 use serde_json::Value;
 

@@ -35,10 +35,10 @@
 //! **Shutdown.** Once the CLI's output has ended, the task appends what is
 //! pending for at most the flush deadline, then gives up: one
 //! `mirror_error` says how many entries the stalled store did not take, and
-//! the [`SessionReport`](crate::SessionReport) of the shutdown counts the
+//! the [`SessionReport`](crate::extensions::SessionReport) of the shutdown counts the
 //! entries (`mirror_persisted`, `mirror_unpersisted`). A store that stalls
 //! or fails is never a silent loss. A shutdown cut short
-//! ([`Client::hurry`](crate::Client::hurry), which a host's drain calls at
+//! ([`Client::hurry`](crate::client::Client::hurry), which a host's drain calls at
 //! its deadline) gives the appends [`HURRIED_FLUSH`] instead: without that,
 //! a drain killed its CLIs at the deadline and then still waited the flush
 //! deadline for each stalled mirror, well past the deadline it promised.
@@ -76,7 +76,7 @@ pub const MAX_PENDING_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_PERSIST_WITHIN: Duration = Duration::from_secs(1);
 /// Default time the shutdown gives pending appends after the CLI exited.
 pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
-/// Time a hurried shutdown ([`Client::hurry`](crate::Client::hurry)) still
+/// Time a hurried shutdown ([`Client::hurry`](crate::client::Client::hurry)) still
 /// gives pending appends: enough for a healthy store's last batch, short
 /// next to any drain deadline.
 pub const HURRIED_FLUSH: Duration = Duration::from_millis(500);
