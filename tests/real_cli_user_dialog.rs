@@ -2,7 +2,9 @@
 //! kinds the CLI sends an SDK host (`refusal_fallback_prompt`,
 //! `fable_overage_consent_prompt`, `auto_mode_server_fallback`,
 //! `enum_prompt`, `send_to_project_remote_control_offer`), the refusal
-//! prompt is the one a scripted model can provoke. It needs a refusal
+//! prompt is the one a scripted model provokes with nonessential traffic
+//! off (`auto_mode_server_fallback` needs it on; see docs/PARITY.md). It
+//! needs a refusal
 //! whose category has a route (`stop_details.category`, e.g. `cyber`), the
 //! kind declared, `switchModelsOnFlag: false`, a fallback model armed for
 //! the refusing one, and the first refusal not spent on the same-model
