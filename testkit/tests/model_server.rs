@@ -256,6 +256,38 @@ async fn thinking_block_streams_thinking_then_signature() {
 }
 
 #[tokio::test]
+async fn a_refusal_ends_with_stop_reason_refusal_and_its_category_streamed_or_not() {
+    let server = ModelServer::start(
+        ModelScript::new()
+            .reply(Reply::refusal("I can't", Some("cyber")))
+            .reply(Reply::refusal("No.", None)),
+    )
+    .await
+    .unwrap();
+    let (status, _, body) = post(&server, main_body(true)).await;
+    assert_eq!(status, 200);
+    let ev = parse_sse(&body);
+    assert_eq!(
+        concat_deltas(&ev, 0, "text_delta", "text"),
+        (1, "I can't".into())
+    );
+    assert_eq!(stop_reason(&ev), "refusal");
+    let (_, delta) = ev.iter().find(|(n, _)| n == "message_delta").unwrap();
+    assert_eq!(
+        delta["delta"]["stop_details"],
+        json!({"type": "refusal", "category": "cyber", "explanation": null})
+    );
+    let (_, _, body) = post(&server, main_body(false)).await;
+    let msg: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(msg["content"], json!([{"type": "text", "text": "No."}]));
+    assert_eq!(msg["stop_reason"], "refusal");
+    assert_eq!(
+        msg["stop_details"],
+        json!({"type": "refusal", "category": null, "explanation": null})
+    );
+}
+
+#[tokio::test]
 async fn http_errors_have_status_and_api_shaped_bodies() {
     let server = ModelServer::start(
         ModelScript::new()

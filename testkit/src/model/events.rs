@@ -131,14 +131,36 @@ pub(crate) fn block_events(index: usize, block: &Block) -> Vec<Event> {
     events
 }
 
+/// How a message ends: its `stop_reason` and, for a refusal, the
+/// `stop_details` the API adds (`{"type":"refusal","category":…}`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stop<'a> {
+    pub(crate) reason: &'a str,
+    pub(crate) details: Option<&'a Value>,
+}
+
+impl<'a> Stop<'a> {
+    /// A stop with no `stop_details`.
+    pub(crate) fn plain(reason: &'a str) -> Self {
+        Self {
+            reason,
+            details: None,
+        }
+    }
+}
+
 /// `message_delta` and `message_stop`.
-pub(crate) fn message_end(stop_reason: &str, output_tokens: u64) -> [Event; 2] {
+pub(crate) fn message_end(stop: Stop<'_>, output_tokens: u64) -> [Event; 2] {
+    let mut delta = json!({"stop_reason": stop.reason, "stop_sequence": null});
+    if let Some(details) = stop.details {
+        delta["stop_details"] = details.clone();
+    }
     [
         Event::new(
             "message_delta",
             json!({
                 "type": "message_delta",
-                "delta": {"stop_reason": stop_reason, "stop_sequence": null},
+                "delta": delta,
                 "usage": {"output_tokens": output_tokens},
             }),
         ),
@@ -147,21 +169,17 @@ pub(crate) fn message_end(stop_reason: &str, output_tokens: u64) -> [Event; 2] {
 }
 
 /// Every event of a complete streamed message.
-pub(crate) fn message_events(
-    meta: &MessageMeta,
-    blocks: &[Block],
-    stop_reason: &str,
-) -> Vec<Event> {
+pub(crate) fn message_events(meta: &MessageMeta, blocks: &[Block], stop: Stop<'_>) -> Vec<Event> {
     let mut events = vec![message_start(meta)];
     for (i, b) in blocks.iter().enumerate() {
         events.extend(block_events(i, b));
     }
-    events.extend(message_end(stop_reason, output_tokens(blocks)));
+    events.extend(message_end(stop, output_tokens(blocks)));
     events
 }
 
 /// The non-streaming equivalent of [`message_events`].
-pub(crate) fn message_json(meta: &MessageMeta, blocks: &[Block], stop_reason: &str) -> Value {
+pub(crate) fn message_json(meta: &MessageMeta, blocks: &[Block], stop: Stop<'_>) -> Value {
     let content: Vec<Value> = blocks
         .iter()
         .map(|b| match b {
@@ -175,16 +193,20 @@ pub(crate) fn message_json(meta: &MessageMeta, blocks: &[Block], stop_reason: &s
             } => json!({"type": "thinking", "thinking": thinking, "signature": signature}),
         })
         .collect();
-    json!({
+    let mut message = json!({
         "id": meta.id,
         "type": "message",
         "role": "assistant",
         "model": meta.model,
         "content": content,
-        "stop_reason": stop_reason,
+        "stop_reason": stop.reason,
         "stop_sequence": null,
         "usage": usage(meta.input_tokens, output_tokens(blocks)),
-    })
+    });
+    if let Some(details) = stop.details {
+        message["stop_details"] = details.clone();
+    }
+    message
 }
 
 /// `{"type":"error","error":{"type":…,"message":…}}`.
@@ -223,7 +245,7 @@ mod tests {
 
     #[test]
     fn sse_framing() {
-        let e = message_end("end_turn", 3)[1].to_sse();
+        let e = message_end(Stop::plain("end_turn"), 3)[1].to_sse();
         assert_eq!(
             &e[..],
             b"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"

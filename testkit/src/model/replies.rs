@@ -87,6 +87,15 @@ pub enum Reply {
         /// Pause before each `content_block_delta`.
         chunk_delay: Duration,
     },
+    /// What the API sends when its safety classifier stops a response:
+    /// `text` in one block, then `stop_reason: "refusal"` with
+    /// `stop_details: {"type":"refusal","category":…,"explanation":null}`.
+    Refusal {
+        /// The text streamed before the stop.
+        text: String,
+        /// `stop_details.category` (`cyber`, `bio`, …); `None` sends `null`.
+        category: Option<String>,
+    },
     /// An HTTP error with an Anthropic-shaped JSON body
     /// (`{"type":"error","error":{"type":"overloaded_error","message":"…"}}`).
     HttpError {
@@ -126,6 +135,14 @@ impl Reply {
             }],
             stop_reason: "tool_use".into(),
             chunk_delay: Duration::ZERO,
+        }
+    }
+
+    /// A refusal of `category` after `text` (see [`Reply::Refusal`]).
+    pub fn refusal(text: &str, category: Option<&str>) -> Self {
+        Reply::Refusal {
+            text: text.into(),
+            category: category.map(Into::into),
         }
     }
 

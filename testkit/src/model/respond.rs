@@ -1,7 +1,7 @@
 //! One request in, one response out: records the request, picks the reply
 //! and renders it as SSE or JSON.
 
-use super::events::{self, DELTA, Event, MessageMeta};
+use super::events::{self, DELTA, Event, MessageMeta, Stop};
 use super::record::RecordedRequest;
 use super::replies::{Block, ModelScript, Reply};
 use bytes::Bytes;
@@ -147,17 +147,39 @@ async fn render(reply: Reply, meta: &MessageMeta, stream: bool, n: u64) -> Respo
             blocks,
             stop_reason,
             ..
-        } if !stream => json_response(200, &events::message_json(meta, &blocks, &stop_reason), n),
+        } if !stream => json_response(
+            200,
+            &events::message_json(meta, &blocks, Stop::plain(&stop_reason)),
+            n,
+        ),
         Reply::Message {
             blocks,
             stop_reason,
             chunk_delay,
         } => sse_response(
-            events::message_events(meta, &blocks, &stop_reason),
+            events::message_events(meta, &blocks, Stop::plain(&stop_reason)),
             chunk_delay,
             false,
             n,
         ),
+        Reply::Refusal { text, category } => {
+            let blocks = [Block::text(&text)];
+            let details = json!({"type": "refusal", "category": category, "explanation": null});
+            let stop = Stop {
+                reason: "refusal",
+                details: Some(&details),
+            };
+            if stream {
+                sse_response(
+                    events::message_events(meta, &blocks, stop),
+                    Duration::ZERO,
+                    false,
+                    n,
+                )
+            } else {
+                json_response(200, &events::message_json(meta, &blocks, stop), n)
+            }
+        }
         Reply::Hang { .. } if !stream => {
             // No response at all; the connection task (and this future) is
             // dropped when the client hangs up or the server is dropped.
