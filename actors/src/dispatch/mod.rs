@@ -22,7 +22,7 @@ use bytes::Bytes;
 use ractor::{Actor, ActorProcessingErr, ActorRef, SupervisionEvent};
 
 use crate::dispatch::msg::{DispatchMsg, ReplyTx};
-use crate::dispatch::reply::reply_line;
+use crate::dispatch::reply::ReplyToken;
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
 use crate::session::shared::Shared;
@@ -101,10 +101,9 @@ impl Actor for ControlDispatch {
             },
             DispatchMsg::RejectOversized { id, len } => {
                 let max = "the session's max_line_bytes";
-                st.write(reply_line(
-                    &id,
-                    Err(format!("control request of {len} bytes exceeds {max}")),
-                ));
+                let why = format!("control request of {len} bytes exceeds {max}");
+                // Never admitted: its one reply is a refusal's token.
+                ReplyToken::refuse(id.clone(), why, &st.args.stdin, &st.args.shared);
                 st.args
                     .shared
                     .diagnostic(Diagnostic::OversizedControlRequestAnswered { request_id: id });

@@ -398,6 +398,15 @@ impl StdinTx {
     pub(crate) fn queued_bytes(&self) -> u64 {
         self.control.queued() + self.user.queued()
     }
+
+    /// Takes the control lane's queued lines, oldest first (tests, with no
+    /// writer installed).
+    #[cfg(test)]
+    pub(crate) fn take_control_lines(&self) -> Vec<Bytes> {
+        std::iter::from_fn(|| self.control.tx.try_recv())
+            .map(|item| item.line)
+            .collect()
+    }
 }
 
 /// Queues a control line without making the caller wait: at once if the
