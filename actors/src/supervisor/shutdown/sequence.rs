@@ -30,8 +30,8 @@ use crate::supervisor::children::Children;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::publish::StatusTx;
 use crate::supervisor::shutdown::ladder::{
-    Escalation, EscalationStep, Escalator, ShutdownCause, ShutdownReport, ShutdownTimings,
-    StepReason, Urge, run_ladder,
+    Escalation, EscalationStep, Escalator, LadderWaits, ShutdownCause, ShutdownReport,
+    ShutdownTimings, StepReason, Urge, run_ladder,
 };
 use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 use crate::transport::EndedWatch;
@@ -162,7 +162,12 @@ pub(crate) async fn run(
         ended: ctx.ended.clone(),
         signals: ctx.supports_signals,
     };
-    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, urge, |to| {
+    let waits = LadderWaits {
+        grace: ctx.grace,
+        term_grace: ctx.term_grace,
+        after_kill: bounds.after_kill,
+    };
+    let ladder = run_ladder(&mut far, waits, urge, |to| {
         sh.lifecycle(LifecycleEvent::Escalated { to });
     })
     .await;
