@@ -25,12 +25,12 @@ use crate::dispatch::msg::{DispatchMsg, ReplyTx};
 use crate::dispatch::reply::ReplyToken;
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::transport::stdin_queue::{StdinTx, push_control_detached};
 
 pub(crate) struct DispatchArgs {
     pub(crate) stdin: Arc<StdinTx>,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
 }
 
 pub(crate) struct DispatchState {

@@ -19,7 +19,7 @@ use bytes::Bytes;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::transport::stdin_queue::{Lane, StdinTx, TryPushError, push_control_detached};
 
 /// A `control_response` line answering a CLI request, encoded in one pass
@@ -50,7 +50,7 @@ pub(crate) const DROPPED_REPLY: &str = "handler failed: it stopped before replyi
 /// Where a token's reply goes.
 struct Out {
     stdin: Arc<StdinTx>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 /// The right and the duty to answer one inbound control request.
@@ -93,7 +93,7 @@ impl ReplyToken {
         cancel: CancellationToken,
         live: Arc<()>,
         stdin: Arc<StdinTx>,
-        shared: Arc<Shared>,
+        shared: Arc<SessionRecord>,
     ) -> Self {
         shared.inbound_admitted();
         Self {
@@ -115,7 +115,7 @@ impl ReplyToken {
         request_id: String,
         message: String,
         stdin: &Arc<StdinTx>,
-        shared: &Arc<Shared>,
+        shared: &Arc<SessionRecord>,
     ) {
         let line = reply_line(&request_id, Err(message));
         let token = Self {
@@ -219,8 +219,8 @@ mod tests {
     use super::*;
     use crate::transport::stdin_queue;
 
-    fn token(cancel: &CancellationToken) -> (ReplyToken, Arc<StdinTx>, Arc<Shared>) {
-        let shared = Arc::new(Shared::new(None, None, false, None, None));
+    fn token(cancel: &CancellationToken) -> (ReplyToken, Arc<StdinTx>, Arc<SessionRecord>) {
+        let shared = Arc::new(SessionRecord::new(None, None, false, None, None));
         let stdin = Arc::new(stdin_queue::channel(1024));
         let t = ReplyToken::new(
             "r-1".into(),

@@ -17,7 +17,7 @@ use std::sync::{Arc, Weak};
 use tokio_util::sync::CancellationToken;
 
 use crate::dispatch::reply::ReplyToken;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::transport::stdin_queue::StdinTx;
 
 /// Entries kept before the answered ones are swept out.
@@ -36,14 +36,14 @@ pub(crate) struct Admission {
     session: CancellationToken,
     sweep_at: usize,
     stdin: Arc<StdinTx>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 impl Admission {
     pub(crate) fn new(
         session: CancellationToken,
         stdin: Arc<StdinTx>,
-        shared: Arc<Shared>,
+        shared: Arc<SessionRecord>,
     ) -> Self {
         Self {
             by_id: HashMap::new(),
@@ -115,7 +115,7 @@ mod tests {
 
     fn admission() -> (Admission, CancellationToken) {
         let session = CancellationToken::new();
-        let shared = Arc::new(Shared::new(None, None, false, None, None));
+        let shared = Arc::new(SessionRecord::new(None, None, false, None, None));
         let stdin = Arc::new(stdin_queue::channel(1 << 16));
         (Admission::new(session.clone(), stdin, shared), session)
     }

@@ -37,7 +37,7 @@ use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
 use crate::session::config::{DivertRoom, FrameDivert};
 use crate::session::frame::Frame;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::tap::WireDirection;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::transport::stdin_queue::StdinTx;
@@ -78,7 +78,7 @@ pub(crate) struct ReaderArgs {
     pub(crate) inbound_cancel: CancellationToken,
     /// Latched when nobody reads stdout any more.
     pub(crate) stdout_done: CancellationToken,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
 }
 
 pub(crate) struct ReaderState {
@@ -109,7 +109,7 @@ struct Loop {
     callback: Arc<dyn InboundHandler>,
     handler_timeout: Option<Duration>,
     admission: Admission,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 impl Loop {

@@ -11,14 +11,14 @@ use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::request::{Payload, RequestIds, control_request};
 use crate::events::Diagnostic;
 use crate::session::config::{Watchdog, WatchdogAction};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::status::StatusRx;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::ShutdownCause;
 
 pub(crate) struct WatchdogArgs {
     pub(crate) watchdog: Watchdog,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     pub(crate) status: StatusRx,
     pub(crate) ids: Arc<RequestIds>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,

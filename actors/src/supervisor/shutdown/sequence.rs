@@ -24,7 +24,7 @@ use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::session::backpressure::FrameSender;
 use crate::session::budget::Budget;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::stderr::StderrRing;
 use crate::supervisor::children::Children;
 use crate::supervisor::msg::SupervisorMsg;
@@ -41,7 +41,7 @@ use crate::transport::msg::TransportMsg;
 /// start and consumed by [`run`], so a session can be stopped only once.
 pub(crate) struct StopContext {
     pub(crate) children: Children,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     pub(crate) frames: FrameSender,
     pub(crate) ended: EndedWatch,
     pub(crate) supports_signals: bool,
@@ -103,7 +103,7 @@ async fn stop_child<M: Send + 'static>(actor: &ActorRef<M>, bound: Duration) {
     }
 }
 
-fn frames_in(sh: &Shared) -> u64 {
+fn frames_in(sh: &SessionRecord) -> u64 {
     sh.counters
         .frames_in
         .load(std::sync::atomic::Ordering::SeqCst)

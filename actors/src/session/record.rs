@@ -1,14 +1,22 @@
-//! A session's identity and what is observed about it: the one object
-//! several of its actors and its handle hold.
+//! The session's record: who it is, what was learned about it once, and
+//! what was counted, held by its handle, every actor of its tree and every
+//! reply token.
 //!
-//! Nothing here is another actor's state. What remains is immutable (ids,
-//! label, pid, span, the wire tap), written once (the CLI's session id, the
-//! `initialize` reply), or atomic observations that any holder may update
-//! and read without deciding anything for another actor (counters, open
-//! turns, last activity), plus the event sender (an output, like the span).
+//! It is no actor's state, and nothing here decides for an actor. What it
+//! holds is immutable (ids, label, pid, start time, span, log switch, and
+//! the outputs: the wire tap and the event sender), written once (the
+//! CLI's session id, the `initialize` reply), or counters that only grow,
+//! each with one kind of writer: the read loop counts lines in, frames
+//! delivered, requests admitted and turns ended; a handle counts turns
+//! begun; whoever queues a line counts it out; each reply token counts its
+//! request settled once. Readers take differences (a turn is open,
+//! handlers pending); nobody decrements what another wrote. Besides:
+//! `requests_pending`, the gauge dispatch alone writes, and the time of
+//! the last activity (the read loop and the handle both store "now").
 //! The inbound requests belong to the reader and their handlers, the
 //! outbound ones to dispatch, stdin to the transport's queue, the
-//! lifecycle and its report to the supervisor.
+//! lifecycle and its report to the supervisor. Why the two counts the
+//! watchdog and the stop read stay here: ARCHITECTURE.md, "One session".
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -23,8 +31,9 @@ use crate::session::tap::{WireDirection, WireTap};
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
+/// One session's record (see the module's docs).
 #[derive(Debug)]
-pub(crate) struct Shared {
+pub(crate) struct SessionRecord {
     /// Process-unique id of this session (for the registry).
     pub(crate) id: u64,
     pub(crate) label: Option<String>,
@@ -63,7 +72,7 @@ impl std::fmt::Debug for Tap {
     }
 }
 
-impl Shared {
+impl SessionRecord {
     /// Shows one line to the wire tap, if any.
     pub(crate) fn tap(&self, direction: WireDirection, line: &[u8]) {
         if let Some(Tap(tap)) = &self.wire_tap {
@@ -203,7 +212,7 @@ mod tests {
 
     #[test]
     fn turns_pair_sends_with_results_and_the_clis_own_turns_count_nothing() {
-        let s = Shared::new(None, None, false, None, None);
+        let s = SessionRecord::new(None, None, false, None, None);
         assert!(!s.turn_open());
         // A turn the CLI began itself ends with no turn of ours open.
         s.turn_ended();
@@ -222,7 +231,7 @@ mod tests {
 
     #[test]
     fn turn_counts_wrap_without_losing_the_open_turn() {
-        let s = Shared::new(None, None, false, None, None);
+        let s = SessionRecord::new(None, None, false, None, None);
         s.turns_started.store(u32::MAX, Ordering::SeqCst);
         s.turns_ended.store(u32::MAX, Ordering::SeqCst);
         s.turn_started();
