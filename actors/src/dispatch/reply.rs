@@ -24,7 +24,8 @@ use crate::transport::stdin_queue::{Lane, StdinTx, TryPushError, push_control_de
 
 /// A `control_response` line answering a CLI request, encoded in one pass
 /// (the reply's value is written once, not wrapped and re-encoded).
-pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
+/// Private: a reply line is made only by a token, which writes it once.
+fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
     let mut out = Vec::with_capacity(160);
     out.extend_from_slice(br#"{"type":"control_response","response":{"subtype":"#);
     let (subtype, key): (&[u8], &[u8]) = match &outcome {
@@ -42,6 +43,12 @@ pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> By
     };
     out.extend_from_slice(b"}}\n");
     Bytes::from(out)
+}
+
+/// [`reply_line`], for tests elsewhere to say what a token wrote.
+#[cfg(test)]
+pub(crate) fn expected_reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
+    reply_line(request_id, outcome)
 }
 
 /// What a dropped, unanswered token tells the CLI.

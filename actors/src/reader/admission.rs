@@ -110,7 +110,7 @@ impl Admission {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dispatch::reply::reply_line;
+    use crate::dispatch::reply::expected_reply_line as reply_line;
     use crate::transport::stdin_queue;
 
     fn admission() -> (Admission, CancellationToken) {
