@@ -161,3 +161,49 @@ async fn drain_interrupts_running_turns_first() {
     assert!(user < interrupt);
     busy.assert_gone(pid).await;
 }
+
+/// Ends only when the test process does: a post_stop that ignores the
+/// hurry, so a session killed at the deadline never reports.
+struct NeverEnds;
+
+impl claude_agent::extensions::Extension for NeverEnds {
+    fn name(&self) -> &str {
+        "never-ends"
+    }
+
+    async fn post_stop(&self, _stopped: &mut claude_agent::extensions::Stopped<'_>) {
+        futures::future::pending::<()>().await;
+    }
+}
+
+#[tokio::test]
+async fn a_configured_killed_report_timeout_bounds_the_wait_for_a_killed_session() {
+    let stubborn = fake(
+        Script::new()
+            .ignore_signal("TERM")
+            .expect_initialize()
+            .hang(),
+    );
+    let host = Host::start(HostConfig::new()).await.unwrap();
+    let slow = stubborn
+        .builder()
+        .grace(Duration::from_secs(30))
+        .term_grace(Duration::from_secs(30))
+        .extension(NeverEnds);
+    let stuck = host.spawn("a", slow).await.unwrap();
+    let pid = stuck.client().await.unwrap().pid().unwrap();
+    let (deadline, after_kill) = (Duration::from_millis(300), Duration::from_millis(400));
+    let opts = DrainOptions::new(deadline).killed_report_timeout(after_kill);
+    let started = Instant::now();
+    let report = host.drain(opts).await;
+    let took = started.elapsed();
+    assert_eq!(report.killed_at_deadline, 1, "{report:?}");
+    assert_eq!(report.unresolved, 1, "{report:?}");
+    assert!(took >= deadline + after_kill, "{took:?}");
+    // Not the default's 5 s.
+    assert!(
+        took < claude_agent::host::DEFAULT_KILLED_REPORT_TIMEOUT,
+        "{took:?}"
+    );
+    stubborn.assert_gone(pid).await;
+}

@@ -7,7 +7,7 @@
 //! `RecvError::Lagged` and skips the oldest ones; the counters in
 //! [`SessionStats`] are exact regardless.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::Duration;
 
 use crate::process::ExitInfo;
@@ -165,7 +165,12 @@ pub struct SessionStats {
     pub stdin_queued_bytes: u64,
 }
 
-/// The live counters behind [`SessionStats`].
+/// The live counters behind [`SessionStats`]. Each has one kind of writer
+/// and only grows, except `requests_pending`, the gauge dispatch (its one
+/// writer) publishes: the read loop counts lines in and frames delivered
+/// and requests admitted, whoever queues a line counts it out, every reply
+/// token counts its request settled, `emit` counts diagnostics. Readers
+/// take differences; nobody decrements another's count.
 #[derive(Debug, Default)]
 pub(crate) struct Counters {
     pub(crate) frames_in: AtomicU64,
@@ -175,7 +180,13 @@ pub(crate) struct Counters {
     pub(crate) frames_to_consumer: AtomicU64,
     pub(crate) frames_discarded: AtomicU64,
     pub(crate) diagnostics: AtomicU64,
-    pub(crate) handlers_pending: AtomicU64,
+    /// Inbound requests admitted (the read loop, as it makes their tokens).
+    /// With `inbound_settled`, 32 bits each wrapping, in the 8 bytes one
+    /// pending count took: the difference is exact while fewer than 2^32
+    /// requests are pending.
+    pub(crate) inbound_admitted: AtomicU32,
+    /// Inbound requests whose token's duty is over (each token, once).
+    pub(crate) inbound_settled: AtomicU32,
     pub(crate) requests_pending: AtomicU64,
 }
 
@@ -186,6 +197,15 @@ impl Counters {
 
     pub(crate) fn set(counter: &AtomicU64, n: u64) {
         counter.store(n, Ordering::Relaxed);
+    }
+
+    /// Inbound requests admitted and not yet settled. `settled` is read
+    /// first: it never passes `admitted`, so the difference never wraps
+    /// below zero.
+    pub(crate) fn handlers_pending(&self) -> u64 {
+        let settled = self.inbound_settled.load(Ordering::SeqCst);
+        let admitted = self.inbound_admitted.load(Ordering::SeqCst);
+        u64::from(admitted.wrapping_sub(settled))
     }
 
     pub(crate) fn snapshot(&self, buffered_bytes: u64, stdin_queued_bytes: u64) -> SessionStats {
@@ -199,7 +219,7 @@ impl Counters {
             frames_discarded: get(&self.frames_discarded),
             diagnostics: get(&self.diagnostics),
             buffered_bytes,
-            handlers_pending: get(&self.handlers_pending),
+            handlers_pending: self.handlers_pending(),
             requests_pending: get(&self.requests_pending),
             stdin_queued_bytes,
         }

@@ -13,6 +13,7 @@ use claude_agent_actors::channel::{DuplexFarEnd, DuplexTransport};
 use claude_agent_actors::{
     CancellationToken, ControlError, Diagnostic, Escalation, HandlerError, InboundHandler,
     InboundRequest, Session, SessionConfig, SessionEvent, ShutdownCause, ShutdownReport,
+    ShutdownTimeouts,
 };
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
@@ -50,7 +51,8 @@ impl Cli {
 }
 
 /// Answers `wait` requests once released (telling the test it started),
-/// and `hang` requests never.
+/// `hang` requests never, and `until_cancelled` requests never either, but
+/// tells the test `cancelled:<id>` once their cancellation fires.
 struct Waiter {
     started: mpsc::UnboundedSender<String>,
     release: Arc<Notify>,
@@ -60,12 +62,21 @@ impl InboundHandler for Waiter {
     fn handle(
         &self,
         req: InboundRequest,
-        _cancel: CancellationToken,
+        cancel: CancellationToken,
     ) -> BoxFuture<'static, Result<Value, HandlerError>> {
         let (started, release) = (self.started.clone(), self.release.clone());
+        if req.subtype == "until_cancelled" {
+            // Told from a task of its own: the handler drops the callback's
+            // future as soon as the cancellation fires.
+            let (told, id) = (started.clone(), req.request_id.clone());
+            tokio::spawn(async move {
+                cancel.cancelled().await;
+                let _ = told.send(format!("cancelled:{id}"));
+            });
+        }
         Box::pin(async move {
             let _ = started.send(req.request_id.clone());
-            if req.subtype == "hang" {
+            if req.subtype == "hang" || req.subtype == "until_cancelled" {
                 futures::future::pending::<()>().await;
             }
             release.notified().await;
@@ -84,6 +95,14 @@ struct Setup {
 
 /// A started session over an in-memory channel, `initialize` answered.
 async fn start(max_line_bytes: usize) -> Setup {
+    start_with(max_line_bytes, |cfg| cfg).await
+}
+
+/// As [`start`], with the config changed by `tweak` first.
+async fn start_with(
+    max_line_bytes: usize,
+    tweak: impl FnOnce(SessionConfig) -> SessionConfig,
+) -> Setup {
     let (transport, mut far) = DuplexTransport::new(1 << 20);
     let (started_tx, started) = mpsc::unbounded_channel();
     let release = Arc::new(Notify::new());
@@ -91,12 +110,13 @@ async fn start(max_line_bytes: usize) -> Setup {
         started: started_tx,
         release: release.clone(),
     });
-    let mut cfg = SessionConfig::new(transport)
+    let cfg = SessionConfig::new(transport)
         .grace(SOON)
         .initialize_timeout(SOON)
         .control_timeout(SOON)
         .max_line_bytes(max_line_bytes)
         .inbound(handler);
+    let mut cfg = tweak(cfg);
     let events = cfg.subscribe_events();
     let stdin = std::mem::replace(&mut far.stdin, tokio::io::duplex(1).0);
     let mut cli = Cli {
@@ -123,12 +143,20 @@ async fn start(max_line_bytes: usize) -> Setup {
 
 /// Shuts down; the CLI exits 0 (closing its pipes) when it reads EOF.
 /// Nothing needs a signal.
-async fn finish(session: &Session, mut cli: Cli) -> ShutdownReport {
+async fn finish(session: &Session, cli: Cli) -> ShutdownReport {
+    finish_reading(session, cli).await.0
+}
+
+/// As [`finish`], also returning every line the session wrote meanwhile.
+async fn finish_reading(session: &Session, mut cli: Cli) -> (ShutdownReport, Vec<Value>) {
     let closing = tokio::spawn({
         let s = session.clone();
         async move { s.shutdown().await }
     });
-    while cli.read().await.is_some() {}
+    let mut written = Vec::new();
+    while let Some(line) = cli.read().await {
+        written.push(line);
+    }
     cli.far.exit(0);
     drop(cli);
     let report = tokio::time::timeout(SOON, closing).await.unwrap().unwrap();
@@ -136,7 +164,15 @@ async fn finish(session: &Session, mut cli: Cli) -> ShutdownReport {
     assert_eq!(report.exit.and_then(|e| e.code), Some(0));
     assert_eq!(report.escalation, Escalation::None);
     assert!(report.steps.is_empty());
-    report
+    (report, written)
+}
+
+/// The `control_response` lines among `lines` answering `id`.
+fn replies_to<'a>(lines: &'a [Value], id: &str) -> Vec<&'a Value> {
+    lines
+        .iter()
+        .filter(|l| l["type"] == "control_response" && l["response"]["request_id"] == id)
+        .collect()
 }
 
 async fn diagnostic(
@@ -191,6 +227,90 @@ async fn a_duplicate_inbound_request_id_gets_an_error_reply_and_the_first_still_
     still_answers(&mut s).await;
     let report = finish(&s.session, s.cli).await;
     assert_eq!(report.handlers_cancelled, 0);
+}
+
+#[tokio::test]
+async fn a_duplicate_inbound_request_id_gets_exactly_one_error_reply() {
+    let mut s = start(1 << 20).await;
+    s.cli.write(&request("twice", "wait")).await;
+    assert_eq!(s.started.recv().await.as_deref(), Some("twice"));
+    s.cli.write(&request("twice", "wait")).await;
+    let mut written = vec![s.cli.read().await.unwrap()];
+    // The next line the session writes is a request of ours: nothing more
+    // was written for the refused duplicate before it.
+    still_answers(&mut s).await;
+    s.release.notify_one();
+    written.push(s.cli.read().await.unwrap());
+    let (report, rest) = finish_reading(&s.session, s.cli).await;
+    written.extend(rest);
+
+    let replies = replies_to(&written, "twice");
+    assert_eq!(replies.len(), 2, "one refusal, one answer: {written:?}");
+    let errors: Vec<_> = replies
+        .iter()
+        .filter(|r| r["response"]["subtype"] == "error")
+        .collect();
+    assert_eq!(errors.len(), 1, "{written:?}");
+    assert_eq!(
+        errors[0]["response"]["error"],
+        "duplicate control request id \"twice\""
+    );
+    assert_eq!(replies[1]["response"]["subtype"], "success");
+    // Only the first one ran, and the refusal was never a pending handler.
+    assert!(s.started.try_recv().is_err());
+    assert_eq!(report.handlers_cancelled, 0);
+    assert_eq!(s.session.stats().handlers_pending, 0);
+}
+
+#[tokio::test]
+async fn a_request_arriving_during_shutdown_gets_exactly_one_error_reply_and_never_runs() {
+    // The shutdown of an exited CLI waits `stderr_settle` for its last
+    // stderr lines while still reading stdout: a long one, ended by the
+    // test closing stderr, holds the sequence after inbound requests are
+    // cancelled and before stdin closes.
+    let mut s = start_with(1 << 20, |cfg| {
+        let mut bounds = ShutdownTimeouts::default();
+        bounds.stderr_settle = SOON;
+        cfg.shutdown_timeouts(bounds)
+    })
+    .await;
+    s.cli.write(&request("running", "until_cancelled")).await;
+    assert_eq!(s.started.recv().await.as_deref(), Some("running"));
+    s.cli.far.exit(0);
+    // Its cancellation fired: the session's is cancelled, the shutdown began.
+    assert_eq!(s.started.recv().await.as_deref(), Some("cancelled:running"));
+
+    s.cli.write(&request("late", "wait")).await;
+    let refusal = s.cli.read().await.unwrap();
+    assert_eq!(refusal["response"]["request_id"], "late");
+    assert_eq!(refusal["response"]["subtype"], "error");
+    assert_eq!(refusal["response"]["error"], "the session is shutting down");
+
+    // Let the shutdown go on: stderr ends, stdin closes.
+    drop(std::mem::replace(
+        &mut s.cli.far.stderr,
+        tokio::io::duplex(1).0,
+    ));
+    let mut rest = Vec::new();
+    while let Some(line) = s.cli.read().await {
+        rest.push(line);
+    }
+    assert!(replies_to(&rest, "late").is_empty(), "{rest:?}");
+    // The cancelled request owes no reply.
+    assert!(replies_to(&rest, "running").is_empty(), "{rest:?}");
+    drop(s.cli);
+    let report = tokio::time::timeout(SOON, s.session.closed())
+        .await
+        .unwrap();
+    assert!(
+        matches!(report.cause, ShutdownCause::CliExited { .. }),
+        "{:?}",
+        report.cause
+    );
+    assert_eq!(report.handlers_cancelled, 1);
+    // The late request never ran.
+    assert!(s.started.try_recv().is_err());
+    assert_eq!(s.session.stats().handlers_pending, 0);
 }
 
 #[tokio::test]

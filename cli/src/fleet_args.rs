@@ -54,12 +54,14 @@ pub(crate) async fn connect(url: &str, layout: StreamLayout) -> Result<Fleet, St
     connect_with(url, layout, ConnectOptions::new()).await
 }
 
-/// [`connect`] with the NATS client's options (the worker's event callback).
+/// [`connect`] with the NATS client's options (the worker's event
+/// callback); connecting may take the library's default bound.
 pub(crate) async fn connect_with(
     url: &str,
     layout: StreamLayout,
     options: ConnectOptions,
 ) -> Result<Fleet, String> {
+    let options = options.connection_timeout(claude_agent::fleet::DEFAULT_CONNECT_TIMEOUT);
     Fleet::connect_with(url, layout, options)
         .await
         .map_err(|e| match e {

@@ -29,6 +29,12 @@ pub(crate) struct DiagnosticsExtension {
 }
 
 /// Bound on handing on the diagnostics still queued when a session ends.
+/// Fixed, not configurable: handing on is in-process (the transcript and
+/// the user's `on_diagnostic` observer, which must not block, as any
+/// callback must not), so it ends at once; the bound only keeps an
+/// observer that blocks anyway from holding the session's end. The
+/// diagnostics themselves are not lost to it: the events and the counters
+/// have them.
 const DRAIN_BOUND: Duration = Duration::from_secs(2);
 
 impl DiagnosticsExtension {

@@ -15,8 +15,10 @@ use serde::Serialize;
 use super::results;
 use super::{DeadLetter, FleetError, JobId, JobOutcome, JobSpec, StreamLayout};
 
-/// Bound on connecting to the server.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The bound on connecting to the server that [`Fleet::connect`] sets
+/// (async-nats's own default is 5 s); [`Fleet::connect_with`] takes the
+/// caller's [`ConnectOptions::connection_timeout`](async_nats::ConnectOptions::connection_timeout).
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A connection to a fleet's streams. Cheap to clone.
 ///
@@ -69,21 +71,25 @@ impl Fleet {
     /// Connects to the NATS server at `url` and creates the layout's
     /// streams, or checks the existing ones ([`FleetError::Incompatible`]).
     /// The connection reconnects by itself after a server restart.
+    /// Connecting may take [`DEFAULT_CONNECT_TIMEOUT`] (10 s).
     pub async fn connect(url: &str, layout: StreamLayout) -> Result<Self, FleetError> {
-        Self::connect_with(url, layout, async_nats::ConnectOptions::new()).await
+        let options = async_nats::ConnectOptions::new().connection_timeout(DEFAULT_CONNECT_TIMEOUT);
+        Self::connect_with(url, layout, options).await
     }
 
     /// [`connect`](Self::connect) with the client's options, e.g. an
     /// [`event_callback`](async_nats::ConnectOptions::event_callback) to
-    /// hear of disconnects and reconnects. The connection timeout and the
-    /// client's name are set here.
+    /// hear of disconnects and reconnects, or a
+    /// [`connection_timeout`](async_nats::ConnectOptions::connection_timeout)
+    /// (taken as given: async-nats's default is 5 s,
+    /// [`DEFAULT_CONNECT_TIMEOUT`] is what `connect` sets). The client's
+    /// name is set here.
     pub async fn connect_with(
         url: &str,
         layout: StreamLayout,
         options: async_nats::ConnectOptions,
     ) -> Result<Self, FleetError> {
         let client = options
-            .connection_timeout(CONNECT_TIMEOUT)
             .name("claude-agent")
             .connect(url)
             .await

@@ -41,7 +41,7 @@ mod results;
 #[cfg(feature = "nats")]
 pub use async_nats;
 #[cfg(feature = "nats")]
-pub use client::{Fleet, RecordedOutcome, Submitted};
+pub use client::{DEFAULT_CONNECT_TIMEOUT, Fleet, RecordedOutcome, Submitted};
 #[cfg(feature = "nats")]
 pub use error::{FleetError, IncompatibleLayout};
 pub use job::{InvalidJob, JobId, JobLine, JobSpec, Redelivery, parse_jobs};

@@ -12,10 +12,18 @@ use futures::stream::BoxStream;
 
 use super::{FleetError, RecordedOutcome};
 
+// The reader's consumer settings are fixed, not configurable: none bounds
+// a wait of the caller's (a reader waits for outcomes as long as it is
+// polled; `Fleet::outcome` takes its own timeout). Together they decide
+// only how fast a restarted server is noticed and the reader resumes
+// (about two heartbeats), which is the point of this reader, and how
+// soon the server cleans up after a reader that went away.
+
 /// The server sends a heartbeat this often while there is nothing to
 /// read; two missed ones end the consumer's stream (and recreate it).
 const HEARTBEAT: Duration = Duration::from_secs(1);
-/// How long one pull request lives.
+/// How long one pull request lives (several heartbeats, as the server
+/// wants).
 const EXPIRES: Duration = Duration::from_secs(5);
 /// An idle reader's consumer is removed by the server after this.
 const INACTIVE: Duration = Duration::from_secs(30);

@@ -19,20 +19,38 @@ use super::handle::SessionHandle;
 use super::outcome::SessionOutcome;
 use crate::client::Client;
 
-/// How long an interrupt may take before the drain goes on without it.
-const INTERRUPT_BOUND: Duration = Duration::from_millis(500);
-/// How long a session killed (and hurried) at the deadline may take to
-/// report: reaping a SIGKILLed CLI, the mirror's
+/// Default of [`DrainOptions::interrupt_timeout`]: how long the interrupts
+/// may take before the drain goes on without them (never more than half
+/// the deadline).
+pub const DEFAULT_INTERRUPT_TIMEOUT: Duration = Duration::from_millis(500);
+/// Default of [`DrainOptions::killed_report_timeout`]: how long a session
+/// killed (and hurried) at the deadline may take to report: reaping a
+/// SIGKILLed CLI, the mirror's
 /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH), extensions that
 /// ignore the hurry.
-const KILL_BOUND: Duration = Duration::from_secs(5);
+pub const DEFAULT_KILLED_REPORT_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How to drain a [`Host`](super::Host).
+///
+/// ```
+/// use std::time::Duration;
+/// use claude_agent::host::DrainOptions;
+///
+/// // 30 s for everything; interrupt running turns first, allowing the
+/// // interrupts 2 s; killed sessions get 10 s to report.
+/// let opts = DrainOptions::new(Duration::from_secs(30))
+///     .interrupt(true)
+///     .interrupt_timeout(Duration::from_secs(2))
+///     .killed_report_timeout(Duration::from_secs(10));
+/// # let _ = opts;
+/// ```
 #[derive(Debug, Clone, Copy)]
 #[must_use]
 pub struct DrainOptions {
     pub(crate) deadline: Duration,
     pub(crate) interrupt: bool,
+    pub(crate) interrupt_timeout: Duration,
+    pub(crate) killed_report_timeout: Duration,
 }
 
 impl DrainOptions {
@@ -47,6 +65,8 @@ impl DrainOptions {
         Self {
             deadline,
             interrupt: false,
+            interrupt_timeout: DEFAULT_INTERRUPT_TIMEOUT,
+            killed_report_timeout: DEFAULT_KILLED_REPORT_TIMEOUT,
         }
     }
 
@@ -54,6 +74,28 @@ impl DrainOptions {
     /// of finishing them after EOF).
     pub fn interrupt(mut self, on: bool) -> Self {
         self.interrupt = on;
+        self
+    }
+
+    /// How long the interrupts (with [`interrupt`](Self::interrupt)) may
+    /// take before the drain shuts the sessions down without them; at most
+    /// half the deadline is used. Default
+    /// [`DEFAULT_INTERRUPT_TIMEOUT`] (500 ms): a local CLI acknowledges at
+    /// once, a remote channel may need more.
+    pub fn interrupt_timeout(mut self, timeout: Duration) -> Self {
+        self.interrupt_timeout = timeout;
+        self
+    }
+
+    /// How long a session killed and hurried at the deadline may take to
+    /// report before the drain counts it in
+    /// [`DrainReport::unresolved`] and returns without it; the drain ends
+    /// at most this long after its deadline. Default
+    /// [`DEFAULT_KILLED_REPORT_TIMEOUT`] (5 s): enough to reap a killed CLI
+    /// and for the mirror's hurried flush; an extension of yours that
+    /// takes longer to end after a hurry may need more.
+    pub fn killed_report_timeout(mut self, timeout: Duration) -> Self {
+        self.killed_report_timeout = timeout;
         self
     }
 }
@@ -144,7 +186,7 @@ pub(crate) async fn drain_running(
     let start = Instant::now();
     let deadline = tokio::time::Instant::from_std(start + opts.deadline);
     if opts.interrupt {
-        let bound = INTERRUPT_BOUND.min(opts.deadline / 2);
+        let bound = opts.interrupt_timeout.min(opts.deadline / 2);
         join_all(
             running
                 .iter()
@@ -155,6 +197,7 @@ pub(crate) async fn drain_running(
     }
     // Each session's supervision shuts its CLI down (ordered), all at once.
     stop_all();
+    let after_kill = opts.killed_report_timeout;
     let waits = running.iter().map(|h| async move {
         match tokio::time::timeout_at(deadline, h.outcome()).await {
             Ok(o) => (Some(o), false),
@@ -166,7 +209,7 @@ pub(crate) async fn drain_running(
                     c.hurry();
                 }
                 (
-                    tokio::time::timeout(KILL_BOUND, h.outcome()).await.ok(),
+                    tokio::time::timeout(after_kill, h.outcome()).await.ok(),
                     true,
                 )
             }
@@ -179,7 +222,7 @@ pub(crate) async fn drain_running(
             Err(_) => {
                 c.session().kill(ShutdownCause::HostDrain);
                 c.hurry();
-                tokio::time::timeout(KILL_BOUND, c.session().closed())
+                tokio::time::timeout(after_kill, c.session().closed())
                     .await
                     .ok()
             }

@@ -12,6 +12,11 @@ use super::gate::Gate;
 use super::status::SessionStatus;
 use crate::client::Client;
 
+/// The shortest pause between two looks at a session's idleness. Not a
+/// bound on any wait, and fixed: it only keeps a tiny `hibernate_after`
+/// from spinning the task.
+const MIN_RECHECK: Duration = Duration::from_millis(5);
+
 /// The CLI has nothing going on: no turn, no control request of ours
 /// waiting for a reply, no callback of the CLI's being answered.
 pub(crate) fn cli_idle(client: &Client) -> bool {
@@ -24,7 +29,7 @@ pub(crate) fn cli_idle(client: &Client) -> bool {
 /// time the idleness would be due, then at a quarter of `after` while
 /// something keeps it busy (as the idle watchdog does).
 pub(crate) async fn idle_for(client: &Client, gate: &Gate, after: Duration) {
-    let recheck = (after / 4).max(Duration::from_millis(5));
+    let recheck = (after / 4).max(MIN_RECHECK);
     loop {
         let idle = client.session().idle_for().min(gate.unused_for());
         if idle < after {
@@ -60,6 +65,6 @@ pub(crate) async fn until_hibernated(
             }
         }
         // A send got in first, or no session id yet: look again later.
-        tokio::time::sleep(after.max(Duration::from_millis(5))).await;
+        tokio::time::sleep(after.max(MIN_RECHECK)).await;
     }
 }

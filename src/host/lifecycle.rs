@@ -24,8 +24,11 @@ use crate::protocol::ResultMessage;
 use crate::{client::Client, client::ClientBuilder, extensions::SessionReport};
 use claude_agent_actors::{ShutdownCause, ShutdownReport, panic_message};
 
-/// Bound on asking the host's supervisor for a restart (it only does
-/// bookkeeping, and never awaits a session).
+/// Bound on asking the host's supervisor for a restart. Fixed, not
+/// configurable, for the reason `CALL_TIMEOUT` (host/mod.rs) is: the
+/// supervisor only does bookkeeping and never awaits a session, so only a
+/// wedged or gone supervisor (a bug) reaches it, and then the session just
+/// does not restart.
 const ASK_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Everything one session's supervision needs.

@@ -63,7 +63,9 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 pub use config::{Backoff, HostConfig, RestartPolicy};
-pub use drain::{DrainOptions, DrainReport};
+pub use drain::{
+    DEFAULT_INTERRUPT_TIMEOUT, DEFAULT_KILLED_REPORT_TIMEOUT, DrainOptions, DrainReport,
+};
 pub use error::HostError;
 pub use events::HostEvent;
 pub use handle::SessionHandle;
@@ -77,7 +79,11 @@ use work::Work;
 
 use crate::{client::ClientBuilder, client::Prompt};
 
-/// Bound on one call to the host's supervisor (it only does bookkeeping).
+/// Bound on one call to the host's supervisor. Fixed, not configurable:
+/// the supervisor only does bookkeeping over its sans-IO core and never
+/// awaits a session, so it answers in microseconds; the bound only keeps
+/// a caller from hanging on a supervisor that is wedged or gone (a bug),
+/// which a longer or shorter value would not fix.
 const CALL_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A supervisor of many sessions. Cheap to clone; when the last clone is

@@ -33,7 +33,7 @@ use crate::dispatch::reply::{ReplyToken, Unsent};
 use crate::error::HandlerError;
 use crate::error::panic_message;
 use crate::events::Diagnostic;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 
 /// Answers the CLI's control requests. Each call runs in its own Handler
 /// actor, concurrently with the others; `cancel` fires when the CLI sends
@@ -90,7 +90,7 @@ pub(crate) struct HandlerArgs {
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) token: ReplyToken,
     pub(crate) timeout: Option<Duration>,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
 }
 
 /// Where the request is.
@@ -111,7 +111,7 @@ pub(crate) struct HandlerState {
     work: Work,
     request_id: String,
     subtype: String,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
     started: Instant,
     span: tracing::Span,
 }

@@ -22,15 +22,15 @@ use bytes::Bytes;
 use ractor::{Actor, ActorProcessingErr, ActorRef, SupervisionEvent};
 
 use crate::dispatch::msg::{DispatchMsg, ReplyTx};
-use crate::dispatch::reply::reply_line;
+use crate::dispatch::reply::ReplyToken;
 use crate::error::ControlError;
 use crate::events::{Counters, Diagnostic};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::transport::stdin_queue::{StdinTx, push_control_detached};
 
 pub(crate) struct DispatchArgs {
     pub(crate) stdin: Arc<StdinTx>,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
 }
 
 pub(crate) struct DispatchState {
@@ -101,10 +101,9 @@ impl Actor for ControlDispatch {
             },
             DispatchMsg::RejectOversized { id, len } => {
                 let max = "the session's max_line_bytes";
-                st.write(reply_line(
-                    &id,
-                    Err(format!("control request of {len} bytes exceeds {max}")),
-                ));
+                let why = format!("control request of {len} bytes exceeds {max}");
+                // Never admitted: its one reply is a refusal's token.
+                ReplyToken::refuse(id.clone(), why, &st.args.stdin, &st.args.shared);
                 st.args
                     .shared
                     .diagnostic(Diagnostic::OversizedControlRequestAnswered { request_id: id });

@@ -2,7 +2,11 @@
 //! answers exactly once.
 //!
 //! The reader makes a token when it admits a request and hands it to the
-//! request's handler. Answering consumes it. Dropping it unanswered (the
+//! request's handler. Answering consumes it. A request that is not
+//! admitted (a duplicate live id, one arriving during shutdown, one whose
+//! line was over `max_line_bytes`) gets a token too, consumed at once with
+//! the error reply ([`ReplyToken::refuse`]): every inbound request's one
+//! reply is written by a token, whatever becomes of the request. Dropping it unanswered (the
 //! handler actor killed or panicking, its task aborted, the token
 //! forgotten) sends an error reply from `Drop`, so the CLI is never left
 //! waiting; a request the CLI withdrew (`control_cancel_request`) or the
@@ -10,18 +14,18 @@
 //! knows it by its cancellation token.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use bytes::Bytes;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::transport::stdin_queue::{Lane, StdinTx, TryPushError, push_control_detached};
 
 /// A `control_response` line answering a CLI request, encoded in one pass
 /// (the reply's value is written once, not wrapped and re-encoded).
-pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
+/// Private: a reply line is made only by a token, which writes it once.
+fn reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
     let mut out = Vec::with_capacity(160);
     out.extend_from_slice(br#"{"type":"control_response","response":{"subtype":"#);
     let (subtype, key): (&[u8], &[u8]) = match &outcome {
@@ -41,13 +45,19 @@ pub(crate) fn reply_line(request_id: &str, outcome: Result<Value, String>) -> By
     Bytes::from(out)
 }
 
+/// [`reply_line`], for tests elsewhere to say what a token wrote.
+#[cfg(test)]
+pub(crate) fn expected_reply_line(request_id: &str, outcome: Result<Value, String>) -> Bytes {
+    reply_line(request_id, outcome)
+}
+
 /// What a dropped, unanswered token tells the CLI.
 pub(crate) const DROPPED_REPLY: &str = "handler failed: it stopped before replying";
 
 /// Where a token's reply goes.
 struct Out {
     stdin: Arc<StdinTx>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 /// The right and the duty to answer one inbound control request.
@@ -60,9 +70,11 @@ pub(crate) struct ReplyToken {
     /// A reply that did not fit the control lane yet (the CLI is not
     /// reading stdin): written by [`Unsent::queue`], or from `Drop`.
     line: Option<Bytes>,
-    /// Alive while the request is unanswered: the reader's admission map
-    /// holds the weak end (duplicate ids, `control_cancel_request`).
-    _live: Arc<()>,
+    /// An admitted request's: alive while it is unanswered (the reader's
+    /// admission map holds the weak end, for duplicate ids and
+    /// `control_cancel_request`), and the token counts one handler pending
+    /// until it is done. `None` for a refusal, which was never admitted.
+    live: Option<Arc<()>>,
 }
 
 /// A reply made but waiting for room in the control lane; the request is
@@ -80,26 +92,51 @@ impl std::fmt::Debug for ReplyToken {
 }
 
 impl ReplyToken {
-    /// A token for request `request_id`, cancelled by `cancel`; counts one
-    /// handler pending until it is done.
+    /// A token for admitted request `request_id`, cancelled by `cancel`;
+    /// counts one handler pending until it is done. Made only by the read
+    /// loop's admission, so the count of requests admitted has one writer.
     pub(crate) fn new(
         request_id: String,
         cancel: CancellationToken,
         live: Arc<()>,
         stdin: Arc<StdinTx>,
-        shared: Arc<Shared>,
+        shared: Arc<SessionRecord>,
     ) -> Self {
-        shared
-            .counters
-            .handlers_pending
-            .fetch_add(1, Ordering::SeqCst);
+        shared.inbound_admitted();
         Self {
             request_id,
             cancel,
             out: Some(Out { stdin, shared }),
             line: None,
-            _live: live,
+            live: Some(live),
         }
+    }
+
+    /// Refuses request `request_id`, which was not admitted: its token is
+    /// made and consumed at once with the error reply `message`, queued
+    /// without waiting (past the lane's cap if it is full, as a dropped
+    /// token's reply is), so the caller, the read loop or dispatch's
+    /// `handle`, never waits. A refusal is not a handler: it is not counted
+    /// pending, and no cancellation withdraws it.
+    pub(crate) fn refuse(
+        request_id: String,
+        message: String,
+        stdin: &Arc<StdinTx>,
+        shared: &Arc<SessionRecord>,
+    ) {
+        let line = reply_line(&request_id, Err(message));
+        let token = Self {
+            request_id,
+            cancel: CancellationToken::new(),
+            out: Some(Out {
+                stdin: stdin.clone(),
+                shared: shared.clone(),
+            }),
+            line: Some(line),
+            live: None,
+        };
+        // Drop writes the line it holds: the one reply.
+        drop(token);
     }
 
     pub(crate) fn request_id(&self) -> &str {
@@ -138,12 +175,16 @@ impl ReplyToken {
     /// The token's duty is over: one handler fewer pending.
     fn done(&mut self) {
         if let Some(out) = self.out.take() {
-            out.shared
-                .counters
-                .handlers_pending
-                .fetch_sub(1, Ordering::SeqCst);
+            self.settle(&out);
         }
         self.line = None;
+    }
+
+    /// Counts an admitted request out (once: the caller took `out`).
+    fn settle(&self, out: &Out) {
+        if self.live.is_some() {
+            out.shared.inbound_settled();
+        }
     }
 }
 
@@ -170,10 +211,7 @@ impl Drop for ReplyToken {
         };
         // Counted out before the reply is on its way: whoever reads the
         // reply sees the request gone.
-        out.shared
-            .counters
-            .handlers_pending
-            .fetch_sub(1, Ordering::SeqCst);
+        self.settle(&out);
         let line = match self.line.take() {
             Some(line) => line,
             None if self.cancel.is_cancelled() => return,
@@ -188,8 +226,8 @@ mod tests {
     use super::*;
     use crate::transport::stdin_queue;
 
-    fn token(cancel: &CancellationToken) -> (ReplyToken, Arc<StdinTx>, Arc<Shared>) {
-        let shared = Arc::new(Shared::new(None, None, false, None, None));
+    fn token(cancel: &CancellationToken) -> (ReplyToken, Arc<StdinTx>, Arc<SessionRecord>) {
+        let shared = Arc::new(SessionRecord::new(None, None, false, None, None));
         let stdin = Arc::new(stdin_queue::channel(1024));
         let t = ReplyToken::new(
             "r-1".into(),

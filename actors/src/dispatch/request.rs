@@ -15,7 +15,7 @@ use tracing::Instrument;
 use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::outcome::ControlStatus;
 use crate::error::ControlError;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 
 /// Our request ids: `req_<counter>_<8 hex>`, unique per session (the
 /// hex part differs between sessions, so ids do not repeat across them).
@@ -117,7 +117,7 @@ impl Drop for ForgetGuard<'_> {
 /// Sends one control request and waits for the reply paired by its id.
 /// (Whether the session still admits requests is the caller's check.)
 pub(crate) async fn control_request(
-    shared: &Shared,
+    shared: &SessionRecord,
     ids: &RequestIds,
     dispatch: &ActorRef<DispatchMsg>,
     request: Payload<'_>,

@@ -135,13 +135,21 @@ pub(super) fn hand_to_reaper(pid: u32) {
     }
 }
 
+/// The reaper's first pause between two looks at the pids it waits for,
+/// doubled up to [`REAP_PAUSE_MAX`] while nothing new comes. Polling
+/// cadences, not bounds on a wait (the reaper waits until each pid is
+/// reaped), so fixed.
+const REAP_PAUSE_MIN: Duration = Duration::from_millis(1);
+/// See [`REAP_PAUSE_MIN`].
+const REAP_PAUSE_MAX: Duration = Duration::from_millis(100);
+
 fn start_reaper() -> mpsc::Sender<u32> {
     let (tx, rx) = mpsc::channel::<u32>();
     let started = std::thread::Builder::new()
         .name("claude-agent-reaper".into())
         .spawn(move || {
             let mut pending: Vec<u32> = Vec::new();
-            let mut pause = Duration::from_millis(1);
+            let mut pause = REAP_PAUSE_MIN;
             loop {
                 let next = if pending.is_empty() {
                     rx.recv().map_err(|_| mpsc::RecvTimeoutError::Disconnected)
@@ -151,10 +159,10 @@ fn start_reaper() -> mpsc::Sender<u32> {
                 match next {
                     Ok(pid) => {
                         pending.push(pid);
-                        pause = Duration::from_millis(1);
+                        pause = REAP_PAUSE_MIN;
                     }
                     Err(mpsc::RecvTimeoutError::Timeout) => {
-                        pause = (pause * 2).min(Duration::from_millis(100));
+                        pause = (pause * 2).min(REAP_PAUSE_MAX);
                     }
                     Err(mpsc::RecvTimeoutError::Disconnected) if pending.is_empty() => return,
                     Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(pause),

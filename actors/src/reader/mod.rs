@@ -6,8 +6,9 @@
 //! into the byte-bounded queue; replies to our requests are cast to
 //! `ControlDispatch`; the CLI's requests are admitted by the loop itself
 //! (`admission.rs`, in line order) and handed to a new `Handler` actor with
-//! their reply token. The reader writes to stdin only to refuse a request it
-//! cannot admit (a duplicate id, or one arriving during shutdown).
+//! their reply token. A request it cannot admit (a duplicate id, or one
+//! arriving during shutdown) gets a token too, spent at once on the error
+//! reply; the reader writes nothing to stdin itself.
 
 pub(crate) mod admission;
 pub(crate) mod envelope;
@@ -30,17 +31,16 @@ use crate::session::backpressure::{Admit, Batcher, FrameSender};
 use crate::dispatch::handler::{HandlerActor, HandlerArgs, InboundHandler};
 use crate::dispatch::inbound::{InboundRequest, RawRequest};
 use crate::dispatch::msg::DispatchMsg;
-use crate::dispatch::reply::reply_line;
 use crate::events::{Counters, Diagnostic, SkipReason, prefix_of};
 use crate::reader::admission::Admission;
 use crate::reader::envelope::{Envelope, OversizedKind, Unroutable};
 use crate::reader::framing::{Line, LineReader};
 use crate::session::config::{DivertRoom, FrameDivert};
 use crate::session::frame::Frame;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::tap::WireDirection;
 use crate::supervisor::msg::SupervisorMsg;
-use crate::transport::stdin_queue::{StdinTx, push_control_detached};
+use crate::transport::stdin_queue::StdinTx;
 
 /// How much of a skipped line a diagnostic carries.
 const DIAG_PREFIX: usize = 200;
@@ -71,14 +71,14 @@ pub(crate) struct ReaderArgs {
     pub(crate) callback: Arc<dyn InboundHandler>,
     pub(crate) handler_timeout: Option<Duration>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
-    /// For replies refusing a request (the handlers' tokens get it too).
+    /// For the reply tokens the admission makes.
     pub(crate) stdin: Arc<StdinTx>,
     /// The parent of every request's cancellation token; the shutdown
     /// cancels it.
     pub(crate) inbound_cancel: CancellationToken,
     /// Latched when nobody reads stdout any more.
     pub(crate) stdout_done: CancellationToken,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
 }
 
 pub(crate) struct ReaderState {
@@ -109,8 +109,7 @@ struct Loop {
     callback: Arc<dyn InboundHandler>,
     handler_timeout: Option<Duration>,
     admission: Admission,
-    stdin: Arc<StdinTx>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 impl Loop {
@@ -119,12 +118,9 @@ impl Loop {
     /// request crosses no mailbox before its callback runs. A handler that
     /// fails to spawn drops its token, which answers with an error.
     async fn start_handler(&mut self, request: InboundRequest) {
-        let token = match self.admission.admit(&request.request_id) {
-            Ok(token) => token,
-            Err(e) => {
-                let line = reply_line(&request.request_id, Err(e));
-                return push_control_detached(&self.stdin, &self.shared, line);
-            }
+        // A refused request has had its one reply (its token's) already.
+        let Some(token) = self.admission.admit(&request.request_id) else {
+            return;
         };
         let args = HandlerArgs {
             request,
@@ -391,8 +387,7 @@ impl Actor for ReaderActor {
         args: ReaderArgs,
     ) -> Result<ReaderState, ActorProcessingErr> {
         let span = args.shared.span.clone();
-        let admission =
-            Admission::new(args.inbound_cancel, args.stdin.clone(), args.shared.clone());
+        let admission = Admission::new(args.inbound_cancel, args.stdin, args.shared.clone());
         let lp = Loop {
             frames: args.frames.batcher(),
             divert: args.divert,
@@ -402,7 +397,6 @@ impl Actor for ReaderActor {
             callback: args.callback,
             handler_timeout: args.handler_timeout,
             admission,
-            stdin: args.stdin,
             shared: args.shared,
         };
         let shared = lp.shared.clone();

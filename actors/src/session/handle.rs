@@ -14,7 +14,7 @@ use crate::error::{ControlError, SessionError};
 use crate::events::{SessionEvent, SessionStats};
 use crate::reader::envelope::{self, Envelope};
 use crate::session::budget::Budget;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::status::StatusRx;
 use crate::stderr::StderrRing;
 use crate::supervisor::children::Children;
@@ -38,7 +38,7 @@ pub struct Session {
 /// What a handle holds: channel ends and actor refs, never an actor's state.
 #[derive(Debug)]
 pub(crate) struct Handle {
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     /// The supervisor's published phase and, at the end, the report.
     pub(crate) status: StatusRx,
     /// The user lane of the stdin queue (and its fill, for `stats`).
@@ -70,7 +70,7 @@ impl Drop for Handle {
 }
 
 impl Session {
-    fn shared(&self) -> &Shared {
+    fn shared(&self) -> &SessionRecord {
         &self.inner.shared
     }
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 use std::time::{Duration, SystemTime};
 
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::status::StatusRx;
 
 /// One live session.
@@ -27,7 +27,7 @@ pub struct SessionInfo {
     pub closing: bool,
 }
 
-type Table = Mutex<HashMap<u64, (Weak<Shared>, StatusRx)>>;
+type Table = Mutex<HashMap<u64, (Weak<SessionRecord>, StatusRx)>>;
 
 fn table() -> &'static Table {
     static TABLE: OnceLock<Table> = OnceLock::new();
@@ -36,7 +36,7 @@ fn table() -> &'static Table {
 
 /// Lists the session until its supervisor unregisters it (on publishing
 /// its report, or when dropped).
-pub(crate) fn register(shared: &Arc<Shared>, status: StatusRx) {
+pub(crate) fn register(shared: &Arc<SessionRecord>, status: StatusRx) {
     if let Ok(mut t) = table().lock() {
         t.insert(shared.id, (Arc::downgrade(shared), status));
     }
@@ -51,7 +51,7 @@ pub(crate) fn unregister(id: u64) {
 /// Sessions started in this process whose shutdown has not completed,
 /// oldest first.
 pub fn live_sessions() -> Vec<SessionInfo> {
-    let live: Vec<(Arc<Shared>, bool)> = match table().lock() {
+    let live: Vec<(Arc<SessionRecord>, bool)> = match table().lock() {
         Ok(t) => t
             .values()
             .filter_map(|(s, status)| Some((s.upgrade()?, !status.borrow().is_running())))

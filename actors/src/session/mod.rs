@@ -7,7 +7,7 @@ pub(crate) mod config;
 pub(crate) mod frame;
 pub(crate) mod handle;
 pub(crate) mod live_sessions;
-pub(crate) mod shared;
+pub(crate) mod record;
 pub(crate) mod start;
 pub(crate) mod status;
 pub(crate) mod stream;

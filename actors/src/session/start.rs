@@ -14,7 +14,7 @@ use crate::session::backpressure;
 use crate::session::config::SessionConfig;
 use crate::session::handle::{Handle, Session};
 use crate::session::live_sessions;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::status::StatusRx;
 use crate::session::stream::FrameStream;
 use crate::stderr::{DEFAULT_STDERR_LINE_BYTES, StderrRing};
@@ -84,7 +84,7 @@ impl Session {
         let (frames, stream, budget) = backpressure::channel(config.max_buffered_bytes);
         let stdin = Arc::new(stdin_queue::channel(config.max_stdin_bytes));
         let ring = StderrRing::new(config.stderr_lines, DEFAULT_STDERR_LINE_BYTES);
-        let shared = Arc::new(Shared::new(
+        let shared = Arc::new(SessionRecord::new(
             config.label,
             pid,
             config.log_payloads,

@@ -36,7 +36,7 @@ use crate::dispatch::request::RequestIds;
 use crate::session::backpressure::FrameSender;
 use crate::session::budget::Budget;
 use crate::session::config::{DivertRoom, FrameDivert, Watchdog};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::stderr::StderrRing;
 use crate::supervisor::children::{Children, spawn_children};
 use crate::supervisor::msg::SupervisorMsg;
@@ -51,7 +51,7 @@ use crate::transport::stdin_queue::StdinTx;
 
 pub(crate) struct SupervisorArgs {
     pub(crate) conn: Connection,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     pub(crate) status: Arc<StatusTx>,
     pub(crate) stdin: Arc<StdinTx>,
     pub(crate) frames: FrameSender,
@@ -84,7 +84,7 @@ enum Phase {
 
 pub(crate) struct SupervisorState {
     phase: Phase,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
     status: Arc<StatusTx>,
     stderr: StderrRing,
     ended: EndedWatch,

@@ -11,20 +11,25 @@ use crate::dispatch::msg::DispatchMsg;
 use crate::dispatch::request::{Payload, RequestIds, control_request};
 use crate::events::Diagnostic;
 use crate::session::config::{Watchdog, WatchdogAction};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::status::StatusRx;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::shutdown::ladder::ShutdownCause;
 
 pub(crate) struct WatchdogArgs {
     pub(crate) watchdog: Watchdog,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     pub(crate) status: StatusRx,
     pub(crate) ids: Arc<RequestIds>,
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
     pub(crate) dispatch: ActorRef<DispatchMsg>,
     pub(crate) control_timeout: Duration,
 }
+
+/// The shortest pause between two looks while the session is busy (a
+/// quarter of `after` otherwise). Not a bound on any wait, and fixed: it
+/// only keeps a tiny `after` from spinning the task.
+const MIN_RECHECK: Duration = Duration::from_millis(10);
 
 /// Fires at most once per silent stretch (a new frame re-arms it).
 pub(crate) async fn run(args: WatchdogArgs) {
@@ -37,7 +42,7 @@ pub(crate) async fn run(args: WatchdogArgs) {
         dispatch,
         control_timeout,
     } = args;
-    let recheck = (w.after / 4).max(Duration::from_millis(10));
+    let recheck = (w.after / 4).max(MIN_RECHECK);
     let mut fired_for: Option<u64> = None;
     loop {
         if !status.borrow().is_running() {

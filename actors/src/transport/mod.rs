@@ -29,7 +29,7 @@ use tracing::Instrument;
 use crate::channel::ChannelControl;
 use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::transport::msg::TransportMsg;
 use crate::transport::stdin_queue::StdinTx;
@@ -57,7 +57,7 @@ pub(crate) struct TransportArgs {
     pub(crate) supervisor: ActorRef<SupervisorMsg>,
     /// The stdin queue whose pipe the writer task owns.
     pub(crate) stdin: Arc<StdinTx>,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     /// Cancelled when nobody reads the CLI's stdout any more (EOF, mostly).
     pub(crate) stdout_done: CancellationToken,
 }
@@ -76,7 +76,7 @@ pub(crate) struct TransportActor;
 struct LifeEnds {
     ended: watch::Sender<Option<Ended>>,
     supervisor: ActorRef<SupervisorMsg>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 }
 
 impl LifeEnds {

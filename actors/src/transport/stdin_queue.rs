@@ -25,7 +25,7 @@ use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::{Mutex, Notify, OwnedSemaphorePermit, Semaphore, TryAcquireError, oneshot};
 
 use crate::events::{Counters, LifecycleEvent};
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::session::tap::WireDirection;
 
 /// Default cap of each lane, in bytes.
@@ -163,7 +163,7 @@ impl Io {
     }
 
     /// The line is written (or failed): tell its sender, release its bytes.
-    fn finish(&mut self, item: Item, result: std::io::Result<()>, shared: &Shared) {
+    fn finish(&mut self, item: Item, result: std::io::Result<()>, shared: &SessionRecord) {
         if result.is_ok() {
             let line = &item.line;
             let body = line.strip_suffix(b"\n").unwrap_or(line);
@@ -176,7 +176,7 @@ impl Io {
         }
     }
 
-    fn fail(&mut self, item: Item, shared: &Shared) {
+    fn fail(&mut self, item: Item, shared: &SessionRecord) {
         let e = match &self.broken {
             Some((kind, e)) => std::io::Error::new(*kind, e.clone()),
             None => std::io::Error::new(std::io::ErrorKind::BrokenPipe, "stdin is closed"),
@@ -186,13 +186,13 @@ impl Io {
 
     /// The first failure: remembered for later lines, and this line gets
     /// the OS's own error (with its source).
-    fn break_with(&mut self, item: Item, e: std::io::Error, shared: &Shared) {
+    fn break_with(&mut self, item: Item, e: std::io::Error, shared: &SessionRecord) {
         self.broken = Some((e.kind(), e.to_string()));
         self.finish(item, Err(e), shared);
     }
 
     /// Writes what is queued without waiting: stops when the pipe is full.
-    fn write_now(&mut self, shared: &Shared) -> Progress {
+    fn write_now(&mut self, shared: &SessionRecord) -> Progress {
         let mut cx = Context::from_waker(Waker::noop());
         while let Some(mut item) = self.next() {
             let Some(w) = self.writer.as_mut().filter(|_| self.broken.is_none()) else {
@@ -233,7 +233,7 @@ impl Io {
     }
 
     /// Writes what is queued, waiting for the pipe as long as it takes.
-    async fn write_all(&mut self, shared: &Shared) {
+    async fn write_all(&mut self, shared: &SessionRecord) {
         while let Some(item) = self.next() {
             let Some(w) = self.writer.as_mut().filter(|_| self.broken.is_none()) else {
                 self.fail(item, shared);
@@ -321,7 +321,7 @@ impl StdinTx {
 
     fn enqueue(
         &self,
-        shared: &Shared,
+        shared: &SessionRecord,
         lane: Lane,
         line: Bytes,
         done: Option<WriteDone>,
@@ -340,7 +340,7 @@ impl StdinTx {
 
     /// Writes what is queued if no one else is writing and the pipe takes
     /// it now; otherwise leaves it to the writer task.
-    fn write_now(&self, shared: &Shared) {
+    fn write_now(&self, shared: &SessionRecord) {
         if self.stopped.load(Ordering::Acquire) {
             return;
         }
@@ -361,7 +361,7 @@ impl StdinTx {
     /// Cancel-safe: dropping the future before it resolves queues nothing.
     pub(crate) async fn push(
         &self,
-        shared: &Shared,
+        shared: &SessionRecord,
         lane: Lane,
         line: Bytes,
         done: Option<WriteDone>,
@@ -379,7 +379,7 @@ impl StdinTx {
     /// Queues now if `lane` has room.
     pub(crate) fn try_push(
         &self,
-        shared: &Shared,
+        shared: &SessionRecord,
         lane: Lane,
         line: Bytes,
         done: Option<WriteDone>,
@@ -398,6 +398,15 @@ impl StdinTx {
     pub(crate) fn queued_bytes(&self) -> u64 {
         self.control.queued() + self.user.queued()
     }
+
+    /// Takes the control lane's queued lines, oldest first (tests, with no
+    /// writer installed).
+    #[cfg(test)]
+    pub(crate) fn take_control_lines(&self) -> Vec<Bytes> {
+        std::iter::from_fn(|| self.control.tx.try_recv())
+            .map(|item| item.line)
+            .collect()
+    }
 }
 
 /// Queues a control line without making the caller wait: at once if the
@@ -405,7 +414,11 @@ impl StdinTx {
 /// reading stdin; the line is written once it reads again, or dropped when
 /// the session ends). For callers inside an actor's `handle`, which must
 /// not wait.
-pub(crate) fn push_control_detached(stdin: &Arc<StdinTx>, shared: &Arc<Shared>, line: Bytes) {
+pub(crate) fn push_control_detached(
+    stdin: &Arc<StdinTx>,
+    shared: &Arc<SessionRecord>,
+    line: Bytes,
+) {
     match stdin.try_push(shared, Lane::Control, line, None) {
         Ok(()) | Err(TryPushError::Closed) => {}
         Err(TryPushError::Full(line, done)) => {
@@ -446,7 +459,7 @@ pub(crate) async fn writer_task(
     writer: BoxWriter,
     close: tokio_util::sync::CancellationToken,
     q: Arc<StdinTx>,
-    shared: Arc<Shared>,
+    shared: Arc<SessionRecord>,
 ) {
     let _stopped = Stopped(q.clone());
     q.io.lock().await.writer = Some(writer);
@@ -478,8 +491,8 @@ pub(crate) async fn writer_task(
 mod tests {
     use super::*;
 
-    fn shared(max: usize) -> (Arc<Shared>, Arc<StdinTx>) {
-        let shared = Arc::new(Shared::new(None, None, false, None, None));
+    fn shared(max: usize) -> (Arc<SessionRecord>, Arc<StdinTx>) {
+        let shared = Arc::new(SessionRecord::new(None, None, false, None, None));
         (shared, Arc::new(channel(max)))
     }
 

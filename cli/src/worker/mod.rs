@@ -111,9 +111,20 @@ pub(crate) struct Ctx {
     timeout: Duration,
 }
 
+// The pull loop's timings are fixed, not options: none bounds a job (the
+// job's own `--timeout`, the graces and the ack wait do, and those are
+// options); they decide only how often an idle worker asks for work and
+// how soon it notices a server that went away.
+
 /// How long one pull waits for jobs before asking again.
 const PULL_EXPIRES: Duration = Duration::from_secs(1);
-/// Bound on sending what is buffered before exiting.
+/// What a pull (and the batch it returns) may take past
+/// [`PULL_EXPIRES`] before the worker counts the server gone and pulls
+/// again: a batch normally ends at `PULL_EXPIRES`, this covers a server
+/// that vanished mid-batch.
+const PULL_MARGIN: Duration = Duration::from_secs(2);
+/// Bound on sending what is buffered before exiting (with the server
+/// gone the releases and acks are lost anyway, and the jobs redelivered).
 const FLUSH: Duration = Duration::from_secs(5);
 /// Pause after a failed pull (the server is restarting, say).
 const PULL_RETRY: Duration = Duration::from_millis(250);
@@ -312,7 +323,7 @@ async fn pull(
         // A server that is down must not keep the worker from its signals.
         let batch = tokio::select! {
             signal = stop.recv() => return signal,
-            batch = tokio::time::timeout(PULL_EXPIRES + Duration::from_secs(2), request) => batch,
+            batch = tokio::time::timeout(PULL_EXPIRES + PULL_MARGIN, request) => batch,
         };
         let mut batch = match batch {
             Ok(Ok(b)) => b,
@@ -325,9 +336,7 @@ async fn pull(
                 }
             }
         };
-        // The batch ends after PULL_EXPIRES; the bound covers a server
-        // that vanished mid-batch.
-        let bound = PULL_EXPIRES + Duration::from_secs(2);
+        let bound = PULL_EXPIRES + PULL_MARGIN;
         loop {
             let next = tokio::select! {
                 signal = stop.recv() => {

@@ -39,7 +39,7 @@
 //! entries (`mirror_persisted`, `mirror_unpersisted`). A store that stalls
 //! or fails is never a silent loss. A shutdown cut short
 //! ([`Client::hurry`](crate::client::Client::hurry), which a host's drain calls at
-//! its deadline) gives the appends [`HURRIED_FLUSH`] instead: without that,
+//! its deadline) gives the appends [`HURRIED_FLUSH`] (by default) instead: without that,
 //! a drain killed its CLIs at the deadline and then still waited the flush
 //! deadline for each stalled mirror, well past the deadline it promised.
 
@@ -76,12 +76,23 @@ pub const MAX_PENDING_BYTES: usize = 1024 * 1024;
 pub const DEFAULT_PERSIST_WITHIN: Duration = Duration::from_secs(1);
 /// Default time the shutdown gives pending appends after the CLI exited.
 pub const DEFAULT_FLUSH_DEADLINE: Duration = Duration::from_secs(10);
-/// Time a hurried shutdown ([`Client::hurry`](crate::client::Client::hurry)) still
-/// gives pending appends: enough for a healthy store's last batch, short
-/// next to any drain deadline.
+/// Default time a hurried shutdown ([`Client::hurry`](crate::client::Client::hurry))
+/// still gives pending appends (the mirror settings' `hurried_flush`):
+/// enough for a healthy store's last batch, short next to any drain
+/// deadline.
 pub const HURRIED_FLUSH: Duration = Duration::from_millis(500);
-/// How long the task may take to count what it gave up.
+/// How long the task may take to count what it gave up. Fixed, not
+/// configurable: giving up is local work (counting the entries still
+/// pending, and those in the spill file), no store is asked, so it ends
+/// in microseconds; the bound only keeps a task that is stuck (a bug)
+/// from holding the shutdown.
 const GIVE_UP_BOUND: Duration = Duration::from_secs(1);
+/// What [`MirrorHandle::finish`] waits past the flush deadline. Fixed, not
+/// configurable: the task's own flush deadline starts only once the CLI's
+/// output has ended, which is usually just before `finish` is called but
+/// can come a little after (the last lines still being read); this margin
+/// covers that gap and is no budget anyone tunes (the flush deadline is).
+const FINISH_MARGIN: Duration = Duration::from_secs(1);
 /// `mirror_error` messages waiting for the consumer; more are logged and
 /// dropped (their counts are in the session's report regardless).
 const MAX_QUEUED_ERRORS: usize = 64;
@@ -113,6 +124,11 @@ pub(crate) struct MirrorSettings {
     pub(crate) overflow: StoreOverflow,
     /// The queue's cap, [`MAX_QUEUED_BYTES`] unless changed.
     pub(crate) queue_bytes: usize,
+    /// Bound on one append, [`APPEND_TIMEOUT`] (60 s) unless changed.
+    pub(crate) append_timeout: Duration,
+    /// What a hurried shutdown still gives pending appends,
+    /// [`HURRIED_FLUSH`] (500 ms) unless changed.
+    pub(crate) hurried_flush: Duration,
 }
 
 impl Default for MirrorSettings {
@@ -124,6 +140,8 @@ impl Default for MirrorSettings {
             persist_within: Some(DEFAULT_PERSIST_WITHIN),
             overflow: StoreOverflow::default(),
             queue_bytes: MAX_QUEUED_BYTES,
+            append_timeout: APPEND_TIMEOUT,
+            hurried_flush: HURRIED_FLUSH,
         }
     }
 }
@@ -195,18 +213,21 @@ pub(crate) struct MirrorHandle {
     /// Tells the task to give up what is pending now.
     pub(crate) give_up: CancellationToken,
     pub(crate) flush_deadline: Duration,
+    pub(crate) hurried_flush: Duration,
 }
 
 impl MirrorHandle {
-    /// Waits for the task to end (bounded: its own flush deadline, plus a
-    /// margin in case the CLI's output has not ended yet), then the counts.
-    /// Once `hurried` completes, the task gets [`HURRIED_FLUSH`] more, then
-    /// gives up (counting and reporting what is left).
+    /// Waits for the task to end (bounded: its own flush deadline, plus
+    /// [`FINISH_MARGIN`] in case the CLI's output has not ended yet), then
+    /// the counts. Once `hurried` completes, the task gets the settings'
+    /// `hurried_flush` more, then gives up (counting and reporting what is
+    /// left).
     pub(crate) async fn finish(&self, hurried: impl Future<Output = ()>) -> (u64, u64) {
-        let bound = self.flush_deadline + Duration::from_secs(1);
+        let bound = self.flush_deadline + FINISH_MARGIN;
+        let hurried_flush = self.hurried_flush;
         let hurried = async {
             hurried.await;
-            tokio::time::sleep(HURRIED_FLUSH).await;
+            tokio::time::sleep(hurried_flush).await;
         };
         tokio::select! {
             _ = tokio::time::timeout(bound, self.finished.cancelled()) => {}
@@ -281,6 +302,7 @@ pub(crate) fn start(
         finished,
         give_up,
         flush_deadline: settings.flush_deadline,
+        hurried_flush: settings.hurried_flush,
     };
     (ReadLoopHooks { divert, room }, handle, errors_rx)
 }

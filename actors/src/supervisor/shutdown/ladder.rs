@@ -274,10 +274,6 @@ pub(crate) struct Urge {
     pub(crate) kill: bool,
 }
 
-/// How long to wait after SIGKILL before giving up (a process in
-/// uninterruptible sleep); the group is also killed on drop.
-pub(crate) const AFTER_KILL_WAIT: Duration = Duration::from_secs(5);
-
 /// How one wait of the ladder ended.
 enum Waited {
     Exited(Option<ExitInfo>),
@@ -314,14 +310,24 @@ async fn wait_step<E: Escalator>(
     }
 }
 
+/// The ladder's waits: the CLI's graces (`SessionConfig::grace`,
+/// `term_grace`) and how long the kill is awaited
+/// (`ShutdownTimeouts::after_kill`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct LadderWaits {
+    pub(crate) grace: Duration,
+    pub(crate) term_grace: Duration,
+    pub(crate) after_kill: Duration,
+}
+
 /// Waits `grace` for the far end to end, then terminates it (signals only
-/// where supported), waits `term_grace`, then kills it. An urge cuts the
-/// current wait short (`hurries`) or goes straight to the kill (`kill`).
-/// `on_step` is told of each escalation as it happens.
+/// where supported), waits `term_grace`, then kills it and waits at most
+/// `after_kill` for the end. An urge cuts the current wait short
+/// (`hurries`) or goes straight to the kill (`kill`). `on_step` is told of
+/// each escalation as it happens.
 pub(crate) async fn run_ladder<E: Escalator>(
     far: &mut E,
-    grace: Duration,
-    term_grace: Duration,
+    waits: LadderWaits,
     mut urge: tokio::sync::watch::Receiver<Urge>,
     mut on_step: impl FnMut(Escalation),
 ) -> LadderOutcome {
@@ -339,6 +345,11 @@ pub(crate) async fn run_ladder<E: Escalator>(
         });
         on_step(to);
     };
+    let LadderWaits {
+        grace,
+        term_grace,
+        after_kill,
+    } = waits;
     let mut kill_why = StepReason::TermGraceElapsed;
     match wait_step(far, grace, &mut urge, 0).await {
         Waited::Exited(exit) => {
@@ -371,7 +382,9 @@ pub(crate) async fn run_ladder<E: Escalator>(
     }
     far.kill();
     step(&mut out, Escalation::Kill, kill_why);
-    if let Ok(exit) = tokio::time::timeout(AFTER_KILL_WAIT, far.exited()).await {
+    // A process in uninterruptible sleep may outlive the kill: past
+    // `after_kill` the ladder gives up (its group is killed again on drop).
+    if let Ok(exit) = tokio::time::timeout(after_kill, far.exited()).await {
         out.exit = exit;
         out.ended = true;
     }
@@ -381,6 +394,7 @@ pub(crate) async fn run_ladder<E: Escalator>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 
     /// A far end that exits after receiving `exits_after` escalation steps
     /// (0 = exits on EOF alone).
@@ -435,7 +449,12 @@ mod tests {
             steps: vec![],
         };
         let mut seen = vec![];
-        let out = run_ladder(&mut m, grace, grace, urge, |e| seen.push(e)).await;
+        let waits = LadderWaits {
+            grace,
+            term_grace: grace,
+            after_kill: ShutdownTimeouts::default().after_kill,
+        };
+        let out = run_ladder(&mut m, waits, urge, |e| seen.push(e)).await;
         let expected: Vec<Escalation> = m
             .steps
             .iter()
@@ -455,6 +474,30 @@ mod tests {
 
     fn escalation(out: &LadderOutcome) -> Escalation {
         Escalation::from_steps(&out.steps, out.exit)
+    }
+
+    #[tokio::test]
+    async fn a_far_end_surviving_the_kill_is_given_up_after_the_configured_after_kill() {
+        let (_keep, urge) = tokio::sync::watch::channel(Urge::default());
+        let mut m = Mock {
+            signals: true,
+            exits_after: usize::MAX,
+            steps: vec![],
+        };
+        let after_kill = Duration::from_millis(30);
+        let waits = LadderWaits {
+            grace: MS,
+            term_grace: MS,
+            after_kill,
+        };
+        let start = std::time::Instant::now();
+        let out = run_ladder(&mut m, waits, urge, |_| {}).await;
+        let took = start.elapsed();
+        assert!(!out.ended && out.exit.is_none());
+        assert_eq!(m.steps, ["term", "kill"]);
+        assert!(took >= MS * 2 + after_kill, "{took:?}");
+        // Not the default's 5 s.
+        assert!(took < ShutdownTimeouts::default().after_kill, "{took:?}");
     }
 
     #[tokio::test]

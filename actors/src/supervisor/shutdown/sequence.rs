@@ -24,14 +24,14 @@ use crate::events::LifecycleEvent;
 use crate::process::ExitInfo;
 use crate::session::backpressure::FrameSender;
 use crate::session::budget::Budget;
-use crate::session::shared::Shared;
+use crate::session::record::SessionRecord;
 use crate::stderr::StderrRing;
 use crate::supervisor::children::Children;
 use crate::supervisor::msg::SupervisorMsg;
 use crate::supervisor::publish::StatusTx;
 use crate::supervisor::shutdown::ladder::{
-    Escalation, EscalationStep, Escalator, ShutdownCause, ShutdownReport, ShutdownTimings,
-    StepReason, Urge, run_ladder,
+    Escalation, EscalationStep, Escalator, LadderWaits, ShutdownCause, ShutdownReport,
+    ShutdownTimings, StepReason, Urge, run_ladder,
 };
 use crate::supervisor::shutdown::timeouts::ShutdownTimeouts;
 use crate::transport::EndedWatch;
@@ -41,7 +41,7 @@ use crate::transport::msg::TransportMsg;
 /// start and consumed by [`run`], so a session can be stopped only once.
 pub(crate) struct StopContext {
     pub(crate) children: Children,
-    pub(crate) shared: Arc<Shared>,
+    pub(crate) shared: Arc<SessionRecord>,
     pub(crate) frames: FrameSender,
     pub(crate) ended: EndedWatch,
     pub(crate) supports_signals: bool,
@@ -103,7 +103,7 @@ async fn stop_child<M: Send + 'static>(actor: &ActorRef<M>, bound: Duration) {
     }
 }
 
-fn frames_in(sh: &Shared) -> u64 {
+fn frames_in(sh: &SessionRecord) -> u64 {
     sh.counters
         .frames_in
         .load(std::sync::atomic::Ordering::SeqCst)
@@ -162,7 +162,12 @@ pub(crate) async fn run(
         ended: ctx.ended.clone(),
         signals: ctx.supports_signals,
     };
-    let ladder = run_ladder(&mut far, ctx.grace, ctx.term_grace, urge, |to| {
+    let waits = LadderWaits {
+        grace: ctx.grace,
+        term_grace: ctx.term_grace,
+        after_kill: bounds.after_kill,
+    };
+    let ladder = run_ladder(&mut far, waits, urge, |to| {
         sh.lifecycle(LifecycleEvent::Escalated { to });
     })
     .await;

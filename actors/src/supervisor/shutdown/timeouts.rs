@@ -36,6 +36,13 @@ pub struct ShutdownTimeouts {
     /// counts as "closed stdout but kept running" (only names the cause;
     /// capped by `grace`). Default 250 ms.
     pub eof_settle: Duration,
+    /// After SIGKILL (or a non-process channel's abort), how long the
+    /// ladder waits for the end before it gives up on it: a process in
+    /// uninterruptible sleep (a hung NFS read) cannot die before its
+    /// kernel call returns, and a remote channel may report its end
+    /// late. The report then has no exit; the group is killed again
+    /// when the channel is dropped. Default 5 s.
+    pub after_kill: Duration,
 }
 
 impl Default for ShutdownTimeouts {
@@ -46,6 +53,7 @@ impl Default for ShutdownTimeouts {
             drain: Duration::from_secs(2),
             stderr_settle: Duration::from_millis(100),
             eof_settle: Duration::from_millis(250),
+            after_kill: Duration::from_secs(5),
         }
     }
 }

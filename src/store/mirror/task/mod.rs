@@ -26,14 +26,33 @@ pub const APPEND_ATTEMPTS: usize = 3;
 /// The waits between attempts.
 pub const APPEND_BACKOFF: [Duration; APPEND_ATTEMPTS - 1] =
     [Duration::from_millis(100), Duration::from_millis(400)];
-/// Bound on one append. A timed-out append is not retried: it may still
-/// land, and a retry would race it.
+/// Default bound on one append (the mirror settings' `append_timeout`). A
+/// timed-out append is not retried: it may still land, and a retry would
+/// race it.
 pub const APPEND_TIMEOUT: Duration = Duration::from_secs(60);
 /// Under the spill policy, the wait between attempts once
 /// [`APPEND_ATTEMPTS`] have failed with an error a later attempt may not
 /// meet: the batch is kept and retried until the store takes it (or the
-/// shutdown gives up), while newer frames spill.
+/// shutdown gives up), while newer frames spill. Fixed, not configurable:
+/// it bounds no wait (nothing waits on a failing store's retries; the
+/// spill file holds what comes meanwhile), it only paces the retries, so
+/// it decides how soon after the store recovers the replay starts (within
+/// a second) and how often a failing store is asked (once a second).
 const FAILING_RETRY: Duration = Duration::from_secs(1);
+
+/// A bound as the error messages say it: whole seconds as `60 s` (as
+/// before the bound was configurable), anything else as `Debug` does.
+struct Seconds(Duration);
+
+impl std::fmt::Display for Seconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.0.subsec_nanos() == 0 {
+            write!(f, "{} s", self.0.as_secs())
+        } else {
+            write!(f, "{:?}", self.0)
+        }
+    }
+}
 
 /// A `transcript_mirror` frame as the task reads it: the entries split
 /// into their raw texts (each validated as JSON, no tree built) and the
@@ -133,6 +152,8 @@ pub(super) struct Worker {
     mode: MirrorMode,
     flush_deadline: Duration,
     persist_within: Option<Duration>,
+    /// Bound on one append.
+    append_timeout: Duration,
     /// The spill policy's folder.
     spill_dir: Option<PathBuf>,
     counts: Arc<Counts>,
@@ -166,6 +187,7 @@ impl Worker {
             mode: settings.mode,
             flush_deadline: settings.flush_deadline,
             persist_within: settings.persist_within,
+            append_timeout: settings.append_timeout,
             counts,
             errors,
             give_up: CancellationToken::new(),
@@ -249,6 +271,7 @@ impl Worker {
             project_key: self.project_key.as_deref(),
             mode: self.mode,
             persist_within: self.persist_within,
+            append_timeout: self.append_timeout,
             counts: &self.counts,
             errors: &self.errors,
         }
@@ -309,6 +332,7 @@ struct Ctx<'a> {
     project_key: Option<&'a str>,
     mode: MirrorMode,
     persist_within: Option<Duration>,
+    append_timeout: Duration,
     counts: &'a Counts,
     errors: &'a mpsc::Sender<Message>,
 }
@@ -402,7 +426,8 @@ impl Ctx<'_> {
                 tokio::time::sleep(*wait).await;
             }
             attempt += 1;
-            match tokio::time::timeout(APPEND_TIMEOUT, self.store.append(key, batch)).await {
+            let appending = self.store.append(key, batch);
+            match tokio::time::timeout(self.append_timeout, appending).await {
                 Ok(Ok(())) => {
                     if attempt > APPEND_ATTEMPTS {
                         tracing::info!(%key, attempts = attempt, "session mirror: the store takes appends again");
@@ -425,8 +450,8 @@ impl Ctx<'_> {
                 }
                 Err(_) => {
                     return Err(format!(
-                        "the append did not finish within {} s",
-                        APPEND_TIMEOUT.as_secs()
+                        "the append did not finish within {}",
+                        Seconds(self.append_timeout)
                     ));
                 }
             }

@@ -1,17 +1,25 @@
-//! A session's identity and what is observed about it: the one object
-//! several of its actors and its handle hold.
+//! The session's record: who it is, what was learned about it once, and
+//! what was counted, held by its handle, every actor of its tree and every
+//! reply token.
 //!
-//! Nothing here is another actor's state. What remains is immutable (ids,
-//! label, pid, span, the wire tap), written once (the CLI's session id, the
-//! `initialize` reply), or atomic observations that any holder may update
-//! and read without deciding anything for another actor (counters, open
-//! turns, last activity), plus the event sender (an output, like the span).
+//! It is no actor's state, and nothing here decides for an actor. What it
+//! holds is immutable (ids, label, pid, start time, span, log switch, and
+//! the outputs: the wire tap and the event sender), written once (the
+//! CLI's session id, the `initialize` reply), or counters that only grow,
+//! each with one kind of writer: the read loop counts lines in, frames
+//! delivered, requests admitted and turns ended; a handle counts turns
+//! begun; whoever queues a line counts it out; each reply token counts its
+//! request settled once. Readers take differences (a turn is open,
+//! handlers pending); nobody decrements what another wrote. Besides:
+//! `requests_pending`, the gauge dispatch alone writes, and the time of
+//! the last activity (the read loop and the handle both store "now").
 //! The inbound requests belong to the reader and their handlers, the
 //! outbound ones to dispatch, stdin to the transport's queue, the
-//! lifecycle and its report to the supervisor.
+//! lifecycle and its report to the supervisor. Why the two counts the
+//! watchdog and the stop read stay here: ARCHITECTURE.md, "One session".
 
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
@@ -23,8 +31,9 @@ use crate::session::tap::{WireDirection, WireTap};
 
 static NEXT_SESSION: AtomicU64 = AtomicU64::new(1);
 
+/// One session's record (see the module's docs).
 #[derive(Debug)]
-pub(crate) struct Shared {
+pub(crate) struct SessionRecord {
     /// Process-unique id of this session (for the registry).
     pub(crate) id: u64,
     pub(crate) label: Option<String>,
@@ -44,8 +53,12 @@ pub(crate) struct Shared {
     /// its slots up front; most sessions of a large host have no
     /// subscriber). Events sent before then had no receiver to reach anyway.
     events: OnceLock<broadcast::Sender<SessionEvent>>,
-    /// User frames sent whose `result` has not been read yet.
-    turns_open: AtomicU64,
+    /// Turns begun: `user` frames sent (any handle, as it queues one).
+    turns_started: AtomicU32,
+    /// Turns ended: `result` frames read that ended a turn begun here
+    /// (the read loop alone). Never passes `turns_started`; the two, 32
+    /// bits each wrapping, fill the 8 bytes one open-turn count took.
+    turns_ended: AtomicU32,
     /// Milliseconds since `started` of the last stdout line or `user` frame.
     last_activity_ms: AtomicU64,
 }
@@ -59,7 +72,7 @@ impl std::fmt::Debug for Tap {
     }
 }
 
-impl Shared {
+impl SessionRecord {
     /// Shows one line to the wire tap, if any.
     pub(crate) fn tap(&self, direction: WireDirection, line: &[u8]) {
         if let Some(Tap(tap)) = &self.wire_tap {
@@ -99,7 +112,8 @@ impl Shared {
             log_payloads,
             wire_tap: wire_tap.map(Tap),
             events: events.map(OnceLock::from).unwrap_or_default(),
-            turns_open: AtomicU64::new(0),
+            turns_started: AtomicU32::new(0),
+            turns_ended: AtomicU32::new(0),
             last_activity_ms: AtomicU64::new(0),
         }
     }
@@ -135,19 +149,25 @@ impl Shared {
 
     /// A `user` frame was sent: one more turn in flight.
     pub(crate) fn turn_started(&self) {
-        self.turns_open.fetch_add(1, Ordering::SeqCst);
+        self.turns_started.fetch_add(1, Ordering::SeqCst);
     }
 
     /// A `result` was read: one turn fewer (never below zero, since the
-    /// CLI also ends turns it started itself).
+    /// CLI also ends turns it started itself). Called by the read loop
+    /// only, the one writer of `turns_ended`, so a load and a store do.
     pub(crate) fn turn_ended(&self) {
-        let _ = self
-            .turns_open
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+        let ended = self.turns_ended.load(Ordering::SeqCst);
+        if self.turns_started.load(Ordering::SeqCst) != ended {
+            self.turns_ended
+                .store(ended.wrapping_add(1), Ordering::SeqCst);
+        }
     }
 
+    /// Whether a turn begun here has not ended. `turns_ended` is read
+    /// first: it never passes `turns_started`.
     pub(crate) fn turn_open(&self) -> bool {
-        self.turns_open.load(Ordering::SeqCst) > 0
+        let ended = self.turns_ended.load(Ordering::SeqCst);
+        self.turns_started.load(Ordering::SeqCst) != ended
     }
 
     pub(crate) fn touch(&self) {
@@ -168,6 +188,58 @@ impl Shared {
 
     /// Inbound requests admitted and not yet answered (or given up).
     pub(crate) fn handlers_pending(&self) -> u64 {
-        self.counters.handlers_pending.load(Ordering::SeqCst)
+        self.counters.handlers_pending()
+    }
+
+    /// An inbound request was admitted (its reply token made, on the read
+    /// loop): one handler more pending.
+    pub(crate) fn inbound_admitted(&self) {
+        self.counters
+            .inbound_admitted
+            .fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// An admitted request's token is done (replied, cancelled, dropped):
+    /// one handler fewer pending.
+    pub(crate) fn inbound_settled(&self) {
+        self.counters.inbound_settled.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn turns_pair_sends_with_results_and_the_clis_own_turns_count_nothing() {
+        let s = SessionRecord::new(None, None, false, None, None);
+        assert!(!s.turn_open());
+        // A turn the CLI began itself ends with no turn of ours open.
+        s.turn_ended();
+        assert!(!s.turn_open());
+        s.turn_started();
+        s.turn_started();
+        assert!(s.turn_open());
+        s.turn_ended();
+        assert!(s.turn_open());
+        s.turn_ended();
+        assert!(!s.turn_open());
+        s.turn_ended();
+        s.turn_started();
+        assert!(s.turn_open(), "an extra result earlier is not banked");
+    }
+
+    #[test]
+    fn turn_counts_wrap_without_losing_the_open_turn() {
+        let s = SessionRecord::new(None, None, false, None, None);
+        s.turns_started.store(u32::MAX, Ordering::SeqCst);
+        s.turns_ended.store(u32::MAX, Ordering::SeqCst);
+        s.turn_started();
+        assert!(s.turn_open());
+        s.turn_ended();
+        assert!(!s.turn_open());
+        s.counters.inbound_admitted.store(1, Ordering::SeqCst);
+        s.counters.inbound_settled.store(u32::MAX, Ordering::SeqCst);
+        assert_eq!(s.handlers_pending(), 2);
     }
 }
