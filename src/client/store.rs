@@ -65,9 +65,27 @@ impl ClientBuilder {
     /// exited (default 10 s); what is still pending then counts as
     /// unpersisted in the report. A hurried shutdown
     /// ([`Client::hurry`](crate::client::Client::hurry)) waits at most
-    /// [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH) instead.
+    /// [`mirror_hurried_flush`](Self::mirror_hurried_flush) instead.
     pub fn mirror_flush_deadline(mut self, deadline: Duration) -> Self {
         self.runtime.mirror.flush_deadline = deadline;
+        self
+    }
+
+    /// How long a hurried shutdown ([`Client::hurry`](crate::client::Client::hurry),
+    /// which a host's drain calls at its deadline) still gives pending
+    /// appends (default [`HURRIED_FLUSH`](crate::store::mirror::HURRIED_FLUSH),
+    /// 500 ms); what is pending after it counts as unpersisted.
+    pub fn mirror_hurried_flush(mut self, bound: Duration) -> Self {
+        self.runtime.mirror.hurried_flush = bound;
+        self
+    }
+
+    /// The bound on one append to the store (default
+    /// [`APPEND_TIMEOUT`](crate::store::mirror::APPEND_TIMEOUT), 60 s): an
+    /// append that takes longer fails, and is not retried (it may still
+    /// land, and a retry would race it).
+    pub fn mirror_append_timeout(mut self, bound: Duration) -> Self {
+        self.runtime.mirror.append_timeout = bound;
         self
     }
 
