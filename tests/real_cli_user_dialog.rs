@@ -32,6 +32,39 @@ use claude_agent_testkit::model::{Block, ModelScript, Reply};
 use real_cli::{Rig, kinds, shutdown, turn};
 use serde_json::json;
 
+/// One turn of a session with the refusal dialog declared, its callback
+/// answering `answer`: the dialogs the callback saw, the turn's messages
+/// and its result.
+async fn turn_with_refusal_dialog(
+    rig: &Rig,
+    options: Options,
+    answer: UserDialogResult,
+) -> (Vec<UserDialogRequest>, Vec<Message>, ResultMessage) {
+    let dialogs: Arc<Mutex<Vec<UserDialogRequest>>> = Arc::default();
+    let seen = dialogs.clone();
+    let callback = move |req: UserDialogRequest, _: UserDialogContext| {
+        let (seen, answer) = (seen.clone(), answer.clone());
+        async move {
+            seen.lock().unwrap().push(req);
+            Ok(answer)
+        }
+    };
+    let client = tokio::time::timeout(
+        real_cli::TURN,
+        rig.builder(options)
+            .on_user_dialog(["refusal_fallback_prompt"], callback)
+            .connect(),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    client.send("hello").await.unwrap();
+    let (messages, result) = turn(&client).await;
+    shutdown(&client).await;
+    let dialogs = dialogs.lock().unwrap().clone();
+    (dialogs, messages, result)
+}
+
 /// By default (no capability override, same-model retry on) nothing is
 /// armed on the first refusal: the CLI retries on the same model and opens
 /// no dialog. Fails the day that changes.
@@ -49,31 +82,12 @@ async fn a_refusal_with_the_fallback_dialog_declared_retries_on_the_same_model_w
     let Some(rig) = Rig::start(script).await else {
         return;
     };
-    let dialogs: Arc<Mutex<Vec<UserDialogRequest>>> = Arc::default();
-    let seen = dialogs.clone();
-    let callback = move |req: UserDialogRequest, _: UserDialogContext| {
-        let seen = seen.clone();
-        async move {
-            seen.lock().unwrap().push(req);
-            Ok(UserDialogResult::Cancelled)
-        }
-    };
     let options = rig
         .options()
         .model("claude-opus-4-5")
         .settings(Settings::Json(json!({"switchModelsOnFlag": false})));
-    let client = tokio::time::timeout(
-        real_cli::TURN,
-        rig.builder(options)
-            .on_user_dialog(["refusal_fallback_prompt"], callback)
-            .connect(),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    client.send("hello").await.unwrap();
-    let (messages, result) = turn(&client).await;
-    shutdown(&client).await;
+    let (dialogs, messages, result) =
+        turn_with_refusal_dialog(&rig, options, UserDialogResult::Cancelled).await;
 
     assert_eq!(result.subtype, ResultSubtype::Success, "{result:?}");
     assert_eq!(result.result.as_deref(), Some("answered after the refusal"));
@@ -95,11 +109,7 @@ async fn a_refusal_with_the_fallback_dialog_declared_retries_on_the_same_model_w
             Some("claude-opus-4-5".to_owned())
         ]
     );
-    assert!(
-        dialogs.lock().unwrap().is_empty(),
-        "a dialog came: {:?}",
-        dialogs.lock().unwrap()
-    );
+    assert!(dialogs.is_empty(), "a dialog came: {dialogs:?}");
 }
 
 /// The refused model, and the fallback its `cyber` route arms.
@@ -121,40 +131,19 @@ async fn refused_turn_answering(
         .reply(Reply::refusal("I can't", Some("cyber")))
         .reply(Reply::text("answered on the fallback model"));
     let rig = Rig::start(script).await?;
-    let dialogs: Arc<Mutex<Vec<UserDialogRequest>>> = Arc::default();
-    let seen = dialogs.clone();
-    let callback = move |req: UserDialogRequest, _: UserDialogContext| {
-        let (seen, answer) = (seen.clone(), answer.clone());
-        async move {
-            seen.lock().unwrap().push(req);
-            Ok(answer)
-        }
-    };
     let options: Options = rig
         .options()
         .model(REFUSING)
         .settings(Settings::Json(json!({"switchModelsOnFlag": false})))
         .env("CLAUDE_CODE_MODEL_CAPABILITIES", "refusal_fallback")
         .env("CLAUDE_CODE_DISABLE_REFUSAL_RETRY", "1");
-    let client = tokio::time::timeout(
-        real_cli::TURN,
-        rig.builder(options)
-            .on_user_dialog(["refusal_fallback_prompt"], callback)
-            .connect(),
-    )
-    .await
-    .unwrap()
-    .unwrap();
-    client.send("hello").await.unwrap();
-    let (messages, result) = turn(&client).await;
-    shutdown(&client).await;
+    let (dialogs, messages, result) = turn_with_refusal_dialog(&rig, options, answer).await;
     let models = rig
         .server
         .main_requests()
         .iter()
         .map(|r| r.model().map(str::to_owned))
         .collect();
-    let dialogs = dialogs.lock().unwrap().clone();
     Some((dialogs, messages, result, models))
 }
 
