@@ -78,9 +78,10 @@
 //! crate's `fake-claude` answers, crashes, hangs or floods on cue; point
 //! `CLAUDE_AGENT_CLI` or [`Options::cli_path`](options::Options::cli_path) at it.
 //!
-//! **Where to go next.** [`Client`](client::Client) for long-lived sessions, [`query`](client::query) for
-//! one-shot runs, [`callbacks`] for permissions, hooks and in-process MCP
-//! servers: these are the default build. The rest is behind features, so a
+//! **Where to go next.** [`Client`](client::Client) for long-lived
+//! sessions, [`query`](client::query) for one-shot runs, [`callbacks`] for
+//! permissions, hooks and in-process MCP servers: these are the default
+//! build. The rest is behind features, so a
 //! program compiles only what it uses: `Host` (feature `host`) for many
 //! sessions with quotas and drain, `store` (feature `store`) and `sessions`
 //! (feature `sessions`) for transcripts that outlive a machine,
@@ -90,6 +91,11 @@
 //! resolved without starting one.
 //! How frames *move* (processes, pipes, actors, shutdown) is the
 //! `claude-agent-actors` crate, re-exported as [`runtime`].
+//!
+//! **Paths.** Every type has one path: the SDK's in their modules
+//! ([`client`], [`options`], [`protocol`], ...), the runtime's in
+//! [`runtime`], and [`Error`] and [`Result`] here; [`prelude`] gathers what
+//! a first program names.
 
 pub mod callbacks;
 pub mod client;
