@@ -19,8 +19,9 @@ fn cwd_of(pid: u32) -> std::path::PathBuf {
     std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap()
 }
 
-/// A spare prewarmed from `options` with no working directory of its own,
-/// so it waits in a parking directory until claimed.
+/// A spare prewarmed from `options`, which name no working directory
+/// (`Rig::options_without_cwd`), so it waits in a parking directory until
+/// claimed.
 async fn park(rig: &Rig, options: claude_agent::options::Options) -> claude_agent::client::Spare {
     rig.builder(options).prewarm().await.unwrap()
 }
@@ -33,7 +34,7 @@ async fn a_spare_claimed_for_a_later_directory_runs_its_first_turn_there() {
     };
     let marker = format!("claimed-project-marker-{}", std::process::id());
     std::fs::write(rig.cwd.path().join("CLAUDE.md"), &marker).unwrap();
-    let spare = park(&rig, rig.options()).await;
+    let spare = park(&rig, rig.options_without_cwd()).await;
     let pid = spare.client().pid().unwrap();
     let parked = cwd_of(pid);
     let temp = std::fs::canonicalize(std::env::temp_dir()).unwrap();
@@ -74,7 +75,7 @@ async fn a_refused_claim_is_the_clis_error_and_leaves_nothing_running() {
     let Some(rig) = Rig::start(ModelScript::new()).await else {
         return;
     };
-    let spare = park(&rig, rig.options()).await;
+    let spare = park(&rig, rig.options_without_cwd()).await;
     let pid = spare.client().pid().unwrap();
     let parked = cwd_of(pid);
     // Not on the CLI's claim allow-list.
@@ -97,7 +98,7 @@ async fn a_closed_spare_leaves_no_process_and_no_parking_directory() {
     let Some(rig) = Rig::start(ModelScript::new()).await else {
         return;
     };
-    let spare = park(&rig, rig.options()).await;
+    let spare = park(&rig, rig.options_without_cwd()).await;
     let pid = spare.client().pid().unwrap();
     let parked = cwd_of(pid);
     let report = spare.close().await;
@@ -115,7 +116,7 @@ async fn a_claims_model_and_thinking_budget_reach_the_first_request() {
     let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
         return;
     };
-    let spare = park(&rig, rig.options().model("test-model-a")).await;
+    let spare = park(&rig, rig.options_without_cwd().model("test-model-a")).await;
     let claim = Claim::new(rig.cwd.path())
         .model("claude-sonnet-4-5")
         .max_thinking_tokens(4096);
@@ -138,7 +139,7 @@ async fn a_claims_agents_are_offered_by_the_claimed_session() {
     let Some(rig) = Rig::start(ModelScript::new()).await else {
         return;
     };
-    let spare = park(&rig, rig.options()).await;
+    let spare = park(&rig, rig.options_without_cwd()).await;
     let claim = Claim::new(rig.cwd.path()).agent(
         "claim-reviewer",
         AgentDefinition::new("Reviews code at claim", "You review."),
@@ -161,7 +162,7 @@ async fn a_claims_settings_overlay_is_in_force_for_the_first_turn() {
     let Some(rig) = Rig::start(ModelScript::new().reply(Reply::text("done"))).await else {
         return;
     };
-    let spare = park(&rig, rig.options().model("test-model-a")).await;
+    let spare = park(&rig, rig.options_without_cwd().model("test-model-a")).await;
     let overlay = serde_json::json!({"model": "test-model-b"});
     let claim = Claim::new(rig.cwd.path()).settings(overlay.as_object().unwrap().clone());
     let (client, _) = spare.claim(claim).await.unwrap();
@@ -180,7 +181,7 @@ async fn a_parked_spare_reports_its_commands_and_each_change_before_the_claim() 
     let Some(rig) = Rig::start(ModelScript::new()).await else {
         return;
     };
-    let mut spare = park(&rig, rig.options()).await;
+    let mut spare = park(&rig, rig.options_without_cwd()).await;
     let names = |list: &[claude_agent::protocol::SlashCommand]| -> Vec<String> {
         list.iter().filter_map(|c| c.name.clone()).collect()
     };
