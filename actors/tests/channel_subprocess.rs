@@ -110,6 +110,29 @@ async fn program_is_found_relative_to_cwd_and_in_the_child_path() {
     assert!(wait(&mut conn).await.success());
 }
 
+/// A program someone holds open for writing cannot be run (ETXTBSY). The
+/// spawn rides out the short window in which another thread's child holds
+/// a just-written script open, then gives up with the OS error: bounded,
+/// and typed.
+#[tokio::test]
+async fn a_program_that_stays_busy_fails_with_the_os_error_after_its_retries() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = write_script(dir.path(), "fake-cli-busy", 0o755);
+    let _writer = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    let mut spec = ProcessSpec::new("./fake-cli-busy");
+    spec.cwd = Some(dir.path().to_owned());
+    let err = tokio::time::timeout(DEADLINE, connect(spec))
+        .await
+        .expect("gives up in time")
+        .err()
+        .expect("a busy program is not run");
+    assert!(
+        matches!(&err, ChannelError::Spawn { source, .. }
+            if source.kind() == std::io::ErrorKind::ExecutableFileBusy),
+        "{err:?}"
+    );
+}
+
 #[tokio::test]
 async fn round_trip_through_cat() {
     let transport = SubprocessTransport::new(ProcessSpec::new("cat"));

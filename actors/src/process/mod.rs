@@ -86,8 +86,37 @@ pub async fn spawn(spec: ProcessSpec) -> std::io::Result<ChildProcess> {
         )));
     }
     let kept = spec.parent_death_signal && keeper::ensure();
+    let mut waits = TEXT_BUSY_WAITS.iter();
+    let spawned = loop {
+        match spawn_once(&spec, kept).await {
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) => match waits.next() {
+                Some(wait) => tokio::time::sleep(*wait).await,
+                None => return Err(e),
+            },
+            spawned => break spawned?,
+        }
+    };
+    ChildProcess::new(spawned, spec.session_label)
+}
+
+/// The waits before spawning again when `exec` said ETXTBSY. A program
+/// written just before (a wrapper script) is busy while any child another
+/// thread forked in the meantime still holds the writer's descriptor: from
+/// that fork to that child's own `exec`, which closes it. The window is a
+/// fork's length; these ride it out, and a program that stays busy fails
+/// after about 0.1 s.
+const TEXT_BUSY_WAITS: [std::time::Duration; 4] = [
+    std::time::Duration::from_millis(1),
+    std::time::Duration::from_millis(5),
+    std::time::Duration::from_millis(20),
+    std::time::Duration::from_millis(80),
+];
+
+/// One attempt: on the caller's thread where `posix_spawn` can do it, else
+/// on the spawner thread.
+async fn spawn_once(spec: &ProcessSpec, kept: bool) -> std::io::Result<threads::Spawned> {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    if let Some(direct) = direct_spawn::DirectSpawn::prepare(&spec, kept) {
+    if let Some(direct) = direct_spawn::DirectSpawn::prepare(spec, kept) {
         // Here, on the caller's thread: `posix_spawn` returns as soon as the
         // child has called `exec` (the parent waits on a vfork), a bounded
         // call like the one tokio's `process::Command::spawn` makes on a
@@ -97,8 +126,7 @@ pub async fn spawn(spec: ProcessSpec) -> std::io::Result<ChildProcess> {
         if kept {
             keeper::register(spawned.pid);
         }
-        return ChildProcess::new(spawned, spec.session_label);
+        return Ok(spawned);
     }
-    let spawned = threads::spawn_on_spawner(spec.command(kept), kept).await?;
-    ChildProcess::new(spawned, spec.session_label)
+    threads::spawn_on_spawner(spec.command(kept), kept).await
 }
