@@ -54,6 +54,7 @@ mod cascade;
 mod error;
 mod json_path;
 mod merge;
+mod permission_rule;
 mod policy;
 mod read;
 mod report;

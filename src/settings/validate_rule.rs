@@ -3,6 +3,8 @@
 //! and a list's items are kinds too), and what a wrong value does in each
 //! kind of source. The checking is in `validate.rs`.
 
+pub(crate) use super::permission_rule::RuleList;
+
 /// What a key (or a field, or a list's item) holds.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Kind {
@@ -208,6 +210,10 @@ pub(crate) enum Special {
     /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
     /// `"default"`.
     PermissionMode,
+    /// A list of permission rules: an item that is not a string or that
+    /// the rule parser refuses is dropped; in a policy source a `deny` or
+    /// `ask` list left with none of its items cannot be read.
+    PermissionRules(RuleList),
 }
 
 /// What a wrong value does.

@@ -5,7 +5,7 @@
 //! (`testdata/resolve_settings/ts_sdk_0.3.332_key_probes.jsonl`).
 
 use super::validate_rule::Kind::{self, *};
-use super::validate_rule::{Field, NUMBER, Special, lenient, nullable, opt, req};
+use super::validate_rule::{Field, NUMBER, RuleList, Special, lenient, nullable, opt, req};
 
 /// Whole numbers in JavaScript's safe range.
 const ANY_INT: Kind = Int {
@@ -134,13 +134,13 @@ pub(crate) const SPINNER_TIPS_OVERRIDE: &[Field] = &[
 /// A list of paths whose items that are not strings read as `""`.
 const PATHS: Kind = List(&StrElseEmpty);
 
-/// A list of permission rules: an item that is not a string is dropped
-/// (the rule syntax TS also checks is not).
-const RULES: Kind = Filtered(&Str);
+/// The lists of permission rules.
+const ALLOW_RULES: Kind = Special(Special::PermissionRules(RuleList::Allow));
+const RULES: Kind = Special(Special::PermissionRules(RuleList::DenyOrAsk));
 
 /// `permissions`.
 pub(crate) const PERMISSIONS: &[Field] = &[
-    opt("allow", RULES),
+    opt("allow", ALLOW_RULES),
     opt("deny", RULES),
     opt("ask", RULES),
     opt("defaultMode", Special(Special::PermissionMode)).closed("\"default\""),
@@ -405,3 +405,23 @@ pub(crate) const PLUGIN_CONFIG: &[Field] = &[
 /// One item of `footerLinksRegexes`: an object with a `type` (a `regex`
 /// one that is not complete is kept as any other type is).
 pub(crate) const FOOTER_LINK: &[Field] = &[req("type", Str)];
+
+/// In a policy source, a restriction that cannot be read withholds the
+/// grants in the same object (`permissions`, `autoMode`, `sandbox.network`,
+/// `sandbox.filesystem`): its restrictions, its grants. A withheld
+/// `defaultMode` reads as `"default"` unless it grants nothing.
+pub(crate) const WITHHOLDS: &[(&[&str], &[&str])] = &[
+    (
+        &["deny", "ask"],
+        &["allow", "additionalDirectories", "defaultMode"],
+    ),
+    (
+        &["soft_deny", "hard_deny", "deny"],
+        &["allow", "environment"],
+    ),
+    (&["deniedDomains"], &["allowedDomains"]),
+    (&["denyWrite", "denyRead"], &["allowWrite", "allowRead"]),
+];
+
+/// The permission modes a withheld `defaultMode` keeps.
+pub(crate) const INERT_MODES: &[&str] = &["default", "dontAsk", "plan"];
