@@ -52,6 +52,7 @@
 
 mod cascade;
 mod error;
+mod js_regex;
 mod json_path;
 mod merge;
 mod permission_rule;
@@ -63,6 +64,7 @@ mod restrictive_builtin;
 mod sources_merge;
 mod types;
 mod validate;
+mod validate_credentials;
 mod validate_hooks;
 mod validate_rule;
 mod validate_rules;

@@ -19,6 +19,7 @@
 use serde_json::{Map, Value};
 
 use super::permission_rule::{RuleList, is_valid_rule};
+use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
@@ -60,6 +61,14 @@ pub(crate) fn validate(
         }
     }
     Some(out)
+}
+
+/// `settings` as the CLI reads them from the policy source it names
+/// `label` (the label names the placeholders of degraded AWS pairs).
+pub(crate) fn validate_policy(settings: Map<String, Value>, label: &str) -> Map<String, Value> {
+    let mut out = validate(settings, SourceKind::Policy).unwrap_or_default();
+    credentials::name_suppressors(&mut out, label);
+    out
 }
 
 /// The row of `key`, if the schema knows it.
@@ -459,6 +468,10 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::String("default".into()))
         }
         (Special::PermissionMode, v) => check(Kind::OneOf(PERMISSION_MODES), v, reader),
+        (Special::Credentials, v) if user => credentials::strict(&v).into(),
+        // A policy's `null` removes the block rather than failing it closed.
+        (Special::Credentials, Value::Null) => Checked::Unset,
+        (Special::Credentials, v) => kept(credentials::policy(&v)),
         (Special::PermissionRules(list), Value::Array(items)) => {
             let given = items.len();
             let rules: Vec<Value> = items

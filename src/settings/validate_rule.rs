@@ -214,6 +214,8 @@ pub(crate) enum Special {
     /// the rule parser refuses is dropped; in a policy source a `deny` or
     /// `ask` list left with none of its items cannot be read.
     PermissionRules(RuleList),
+    /// `sandbox.credentials` (`validate_credentials.rs`).
+    Credentials,
 }
 
 /// What a wrong value does.

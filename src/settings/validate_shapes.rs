@@ -232,8 +232,8 @@ const SANDBOX_FILESYSTEM: &[Field] = &[
 /// `sandbox.ripgrep`.
 const RIPGREP: &[Field] = &[req("command", Str), opt("args", Strings)];
 
-/// `sandbox`: its switches fail closed in a policy source; `credentials`
-/// and the helper paths are not checked deeper.
+/// `sandbox`: its switches fail closed in a policy source; the helper
+/// paths are not checked deeper.
 pub(crate) const SANDBOX: &[Field] = &[
     opt("enabled", Bool).closed("true"),
     opt("failIfUnavailable", Bool),
@@ -257,7 +257,7 @@ pub(crate) const SANDBOX: &[Field] = &[
         },
     )
     .closed("{\"allowManagedReadPathsOnly\":true,\"disabled\":false}"),
-    opt("credentials", Any),
+    opt("credentials", Special(Special::Credentials)),
     opt(
         "windows",
         Fields {
