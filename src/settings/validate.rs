@@ -25,7 +25,8 @@ use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
 use super::validate_shapes as shapes;
 use super::validate_values::{
-    PERMISSION_MODES, is_clock, is_safe_int, is_server_name, is_url, server_entry,
+    PERMISSION_MODES, is_clock, is_http_url, is_npm_package, is_safe_int, is_server_name, is_url,
+    server_entry,
 };
 
 /// Which kind of source a document is.
@@ -458,7 +459,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
                 Checked::Keep(v) => Some(v),
                 _ => None,
             };
-            match read_hooks(v, &check_one) {
+            match read_hooks(v, user, &check_one) {
                 Hooks::Keep(v) => kept(v),
                 Hooks::Wrong => Checked::Wrong,
                 Hooks::Unloadable => Checked::Unloadable,
@@ -472,6 +473,15 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         // A policy's `null` removes the block rather than failing it closed.
         (Special::Credentials, Value::Null) => Checked::Unset,
         (Special::Credentials, v) => kept(credentials::policy(&v)),
+        (Special::Tips, Value::Array(mut items)) => {
+            items.retain(|i| i.is_string() || i.is_object());
+            kept(Value::Array(items))
+        }
+        (Special::Tips, _) => kept(Value::Array(Vec::new())),
+        (Special::NpmPackage, Value::String(p)) if is_npm_package(&p) => kept(Value::String(p)),
+        (Special::HttpUrl, Value::String(u)) if is_http_url(&u) => kept(Value::String(u)),
+        (Special::AbsolutePath, Value::String(p)) if p.starts_with('/') => kept(Value::String(p)),
+        (Special::AbsolutePath, _) => Checked::Unset,
         (Special::PermissionRules(list), Value::Array(items)) => {
             let given = items.len();
             let rules: Vec<Value> = items

@@ -216,6 +216,16 @@ pub(crate) enum Special {
     PermissionRules(RuleList),
     /// `sandbox.credentials` (`validate_credentials.rs`).
     Credentials,
+    /// `spinnerTipsOverride.tips`: strings and objects; other items are
+    /// dropped, a value that is not a list reads as `[]`.
+    Tips,
+    /// An npm marketplace's `package`: a package name or `@scope/*`.
+    NpmPackage,
+    /// An `http:` or `https:` URL.
+    HttpUrl,
+    /// An absolute path; anything else reads as unset (`sandbox`'s
+    /// `bwrapPath`, `socatPath`).
+    AbsolutePath,
 }
 
 /// What a wrong value does.

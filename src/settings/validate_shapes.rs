@@ -123,10 +123,10 @@ pub(crate) const SPELLCHECK: &[Field] = &[
     lenient("color", Str),
 ];
 
-/// `spinnerTipsOverride`: its `tips` are not checked deeper.
+/// `spinnerTipsOverride`.
 pub(crate) const SPINNER_TIPS_OVERRIDE: &[Field] = &[
     lenient("excludeDefault", Bool),
-    opt("tips", Any),
+    opt("tips", Special(Special::Tips)),
     lenient("tipsFile", Str),
     lenient("label", Str),
 ];
@@ -279,8 +279,8 @@ pub(crate) const SANDBOX: &[Field] = &[
             open: false,
         },
     ),
-    opt("bwrapPath", Any),
-    opt("socatPath", Any),
+    opt("bwrapPath", Special(Special::AbsolutePath)),
+    opt("socatPath", Special(Special::AbsolutePath)),
 ];
 
 /// Git-hosted marketplace sources' optional fields.
@@ -300,8 +300,8 @@ const fn with_checkout(first: [Field; 2]) -> [Field; 6] {
 const GITHUB: [Field; 6] = with_checkout([req("source", Str), req("repo", Str)]);
 const GIT: [Field; 6] = with_checkout([req("source", Str), req("url", Str)]);
 
-/// The kinds of marketplace source, by `source`. `npm` and `settings` are
-/// checked to their required fields' presence only.
+/// The kinds of marketplace source, by `source`. `settings` is checked to
+/// its required fields' presence only.
 pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
     (
         "url",
@@ -318,9 +318,9 @@ pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
         "npm",
         &[
             req("source", Str),
-            req("package", Any),
+            req("package", Special(Special::NpmPackage)),
             opt("version", Str),
-            opt("registry", Any),
+            opt("registry", Special(Special::HttpUrl)),
         ],
     ),
     ("file", &[req("source", Str), req("path", Str)]),
