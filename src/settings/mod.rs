@@ -54,6 +54,7 @@ mod cascade;
 mod error;
 mod js_regex;
 mod json_path;
+mod managed_mcp;
 mod merge;
 mod permission_rule;
 mod policy;

@@ -18,6 +18,7 @@
 
 use serde_json::{Map, Value};
 
+use super::managed_mcp::managed_servers;
 use super::permission_rule::{RuleList, is_valid_rule};
 use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
@@ -436,13 +437,6 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::Array(items))
         }
         (Special::Surfaces(_), v @ Value::Bool(_)) => kept(v),
-        (Special::ObjectEntries { keep_empty }, Value::Object(mut o)) => {
-            o.retain(|_, v| v.is_object());
-            match o.is_empty() && !keep_empty {
-                true => Checked::Unset,
-                false => kept(Value::Object(o)),
-            }
-        }
         (Special::StringValues, Value::Object(mut o)) => {
             for v in o.values_mut() {
                 if !v.is_string() {
@@ -473,6 +467,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         // A policy's `null` removes the block rather than failing it closed.
         (Special::Credentials, Value::Null) => Checked::Unset,
         (Special::Credentials, v) => kept(credentials::policy(&v)),
+        (Special::ManagedServers, v) => managed_servers(&v).into(),
         (Special::Tips, Value::Array(mut items)) => {
             items.retain(|i| i.is_string() || i.is_object());
             kept(Value::Array(items))

@@ -185,10 +185,6 @@ pub(crate) enum Special {
     /// `strictPluginOnlyCustomization`: a boolean, or a list of these
     /// surfaces whose other items are dropped.
     Surfaces(&'static [&'static str]),
-    /// An object whose entries that are not objects are dropped
-    /// (`modelPricing`, `extraKnownMarketplaces`, `managedMcpServers`);
-    /// unset when none is left, unless `keep_empty`.
-    ObjectEntries { keep_empty: bool },
     /// An object whose values are strings; another value becomes `""`
     /// (`additionalDirectoryConfigRoots`).
     StringValues,
@@ -223,6 +219,9 @@ pub(crate) enum Special {
     NpmPackage,
     /// An `http:` or `https:` URL.
     HttpUrl,
+    /// `managedMcpServers`: servers by name, each dropped alone when its
+    /// name or configuration is refused (`managed_mcp.rs`).
+    ManagedServers,
     /// An absolute path; anything else reads as unset (`sandbox`'s
     /// `bwrapPath`, `socatPath`).
     AbsolutePath,

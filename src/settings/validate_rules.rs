@@ -97,7 +97,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule("disableClaudeAiConnectors", Bool, Refuse, Restrict("true"), true, false),
     rule("skillOverrides", Record(&OneOf(&["on", "name-only", "user-invocable-only", "off"])), Refuse, Drop, false, false),
     rule("disableBundledSkills", Bool, Refuse, Restrict("true"), true, false),
-    rule("managedMcpServers", Special(Special::ObjectEntries { keep_empty: true }), Drop, Drop, false, true),
+    rule("managedMcpServers", Special(Special::ManagedServers), Drop, Drop, false, true),
     rule("allowedMcpServers", Filtered(&Special(Special::ServerEntry { denied: false })), Drop, FailClosed("[]"), false, false),
     rule("deniedMcpServers", Filtered(&Special(Special::ServerEntry { denied: true })), Drop, Drop, false, false),
     rule("hooks", Special(Special::Hooks), Drop, Drop, false, false),
