@@ -58,6 +58,7 @@ mod managed_mcp;
 mod merge;
 mod permission_rule;
 mod policy;
+mod policy_helpers;
 mod read;
 mod report;
 mod restrictive;

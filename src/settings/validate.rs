@@ -20,6 +20,7 @@ use serde_json::{Map, Value};
 
 use super::managed_mcp::managed_servers;
 use super::permission_rule::{RuleList, is_valid_rule};
+use super::policy_helpers::policy_helpers;
 use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
@@ -468,6 +469,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         (Special::Credentials, Value::Null) => Checked::Unset,
         (Special::Credentials, v) => kept(credentials::policy(&v)),
         (Special::ManagedServers, v) => managed_servers(&v).into(),
+        (Special::PolicyHelpers, v) => policy_helpers(&v, !user).into(),
         (Special::Tips, Value::Array(mut items)) => {
             items.retain(|i| i.is_string() || i.is_object());
             kept(Value::Array(items))

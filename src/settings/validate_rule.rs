@@ -219,6 +219,9 @@ pub(crate) enum Special {
     NpmPackage,
     /// An `http:` or `https:` URL.
     HttpUrl,
+    /// `policyHelpers`: an entry per platform and a static payload
+    /// (`policy_helpers.rs`); a policy source drops a wrong entry alone.
+    PolicyHelpers,
     /// `managedMcpServers`: servers by name, each dropped alone when its
     /// name or configuration is refused (`managed_mcp.rs`).
     ManagedServers,

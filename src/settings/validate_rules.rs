@@ -60,7 +60,7 @@ pub(crate) const RULES: &[Rule] = &[
     rule("gcpAuthRefresh", Str, Refuse, Drop, false, false),
     rule("processWrapper", Str, Refuse, Drop, false, false),
     rule("policyHelper", Fields { fields: shapes::POLICY_HELPER, open: false }, Drop, Drop, false, false),
-    rule("policyHelpers", Fields { fields: shapes::POLICY_HELPERS, open: false }, Drop, Restrict("{}"), false, false),
+    rule("policyHelpers", Special(Special::PolicyHelpers), Drop, Restrict("{}"), false, false),
     rule("fileSuggestion", Fields { fields: shapes::COMMAND, open: false }, Refuse, Drop, false, false),
     rule("respectGitignore", Bool, Refuse, Drop, false, false),
     rule("breakReminder", Fields { fields: shapes::BREAK_REMINDER, open: false }, Refuse, Drop, false, false),

@@ -166,15 +166,6 @@ pub(crate) const SSH_CONFIG: &[Field] = &[
     opt("startDirectory", Str),
 ];
 
-/// `policyHelpers`: one helper per platform, not checked deeper.
-pub(crate) const POLICY_HELPERS: &[Field] = &[
-    opt("macos", Any),
-    opt("linux", Any),
-    opt("windows", Any),
-    opt("wsl", Any),
-    opt("default", Any),
-];
-
 pub(crate) const REMOTE: &[Field] = &[opt("defaultEnvironmentId", Str)];
 
 pub(crate) const VOICE: &[Field] = &[
