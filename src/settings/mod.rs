@@ -52,9 +52,13 @@
 
 mod cascade;
 mod error;
+mod js_regex;
 mod json_path;
+mod managed_mcp;
 mod merge;
+mod permission_rule;
 mod policy;
+mod policy_helpers;
 mod read;
 mod report;
 mod restrictive;
@@ -62,6 +66,7 @@ mod restrictive_builtin;
 mod sources_merge;
 mod types;
 mod validate;
+mod validate_credentials;
 mod validate_hooks;
 mod validate_rule;
 mod validate_rules;

@@ -13,7 +13,7 @@ use super::merge::merge_into;
 use super::policy::PolicyInputs;
 use super::restrictive_builtin::plugin_configs_part;
 use super::types::{MachinePolicy, PolicyKind, ResolveSettingsOptions, ResolvedSettingSource};
-use super::validate::{SourceKind, validate};
+use super::validate::{SourceKind, validate, validate_policy};
 use crate::options::SettingSource;
 
 /// What reading one settings file gave.
@@ -25,6 +25,18 @@ pub(crate) enum FileRead {
     Loaded(Map<String, Value>),
     /// There, and not usable.
     Failed,
+}
+
+/// A file's settings checked; a policy file is labelled by its path.
+fn validate_labelled(
+    map: Map<String, Value>,
+    kind: SourceKind,
+    path: &Path,
+) -> Option<Map<String, Value>> {
+    match kind {
+        SourceKind::Policy => Some(validate_policy(map, &path.to_string_lossy())),
+        SourceKind::UserWritten => validate(map, kind),
+    }
 }
 
 /// Reads `path` as a settings file of `kind`, its values checked as the
@@ -45,7 +57,7 @@ pub(crate) fn read_file(path: &Path, kind: SourceKind) -> FileRead {
         return FileRead::Absent;
     }
     match serde_json::from_str(text) {
-        Ok(Value::Object(map)) => match validate(map, kind) {
+        Ok(Value::Object(map)) => match validate_labelled(map, kind, path) {
             Some(map) => FileRead::Loaded(map),
             None => {
                 tracing::warn!(path = %path.display(), "settings file holds a wrong value; skipped");
@@ -163,7 +175,7 @@ pub(crate) fn read_sources(
 /// A policy source given as an option, its values checked.
 fn policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
     let given = given.clone()?;
-    validate(given, SourceKind::Policy)
+    Some(validate_policy(given, "remote managed settings"))
 }
 
 /// A parent's `managedSettings`, its values checked. The built-in security
@@ -172,7 +184,7 @@ fn policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
 /// the given ones.
 fn parent_policy(given: &Option<Map<String, Value>>) -> Option<Map<String, Value>> {
     let raw = given.as_ref()?;
-    let mut checked = validate(raw.clone(), SourceKind::Policy)?;
+    let mut checked = validate_policy(raw.clone(), "parent managed settings");
     if plugin_configs_part(&checked).is_none()
         && let Some(part) = plugin_configs_part(raw)
     {

@@ -18,12 +18,17 @@
 
 use serde_json::{Map, Value};
 
+use super::managed_mcp::managed_servers;
+use super::permission_rule::{RuleList, is_valid_rule};
+use super::policy_helpers::policy_helpers;
+use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
 use super::validate_shapes as shapes;
 use super::validate_values::{
-    PERMISSION_MODES, is_clock, is_safe_int, is_server_name, is_url, server_entry,
+    PERMISSION_MODES, is_clock, is_http_url, is_npm_package, is_safe_int, is_server_name, is_url,
+    server_entry,
 };
 
 /// Which kind of source a document is.
@@ -59,6 +64,14 @@ pub(crate) fn validate(
         }
     }
     Some(out)
+}
+
+/// `settings` as the CLI reads them from the policy source it names
+/// `label` (the label names the placeholders of degraded AWS pairs).
+pub(crate) fn validate_policy(settings: Map<String, Value>, label: &str) -> Map<String, Value> {
+    let mut out = validate(settings, SourceKind::Policy).unwrap_or_default();
+    credentials::name_suppressors(&mut out, label);
+    out
 }
 
 /// The row of `key`, if the schema knows it.
@@ -271,12 +284,17 @@ fn filtered(item: &Kind, value: Value, reader: Reader) -> Checked {
 /// field makes it wrong in a user's file, bar a lenient field, dropped
 /// alone. In a policy source a wrong field drops the whole key (read as
 /// unset), bar a field that restricts, which fails closed; for a key that
-/// restricts the schema's lenience does not apply there.
+/// restricts the schema's lenience does not apply there, and in an object
+/// holding such a field a wrong field is dropped alone (withholding the
+/// grants beside a restriction, see [`shapes::WITHHOLDS`]), the object
+/// unset when nothing is left.
 fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked {
     let user = reader == Reader::User;
+    let salvage = reader == Reader::PolicyRestrictive && restricts(fields);
     let Value::Object(mut o) = value else {
         return Checked::Wrong;
     };
+    let mut dropped = Vec::new();
     for field in fields {
         let Some(v) = o.remove(field.name) else {
             if field.need == Need::Required {
@@ -296,6 +314,7 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
             Checked::Unset if user => {}
             Checked::Wrong if lenient => {}
             Checked::Wrong if user => return Checked::Wrong,
+            Checked::Unset | Checked::Unloadable if salvage => dropped.push(field.name),
             // Deeper, a policy source's wrong value dropped the whole key.
             Checked::Unset | Checked::Unloadable => return Checked::Unset,
             Checked::Wrong => {
@@ -304,6 +323,7 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
                     Some(v) => {
                         o.insert(field.name.to_owned(), v);
                     }
+                    None if salvage => dropped.push(field.name),
                     None => return Checked::Unset,
                 }
             }
@@ -312,7 +332,46 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
     if !open {
         o.retain(|k, _| fields.iter().any(|f| f.name == k));
     }
+    if !dropped.is_empty() {
+        withhold(fields, &dropped, &mut o);
+        if o.is_empty() {
+            return Checked::Unset;
+        }
+    }
     Checked::Keep(Value::Object(o))
+}
+
+/// Whether an object holds a field that fails closed, at any depth: only
+/// such an object keeps its readable fields when another is wrong.
+fn restricts(fields: &[Field]) -> bool {
+    fields.iter().any(|f| {
+        f.closed.is_some()
+            || matches!(f.kind, Kind::Fields { fields: inner, .. } if restricts(inner))
+    })
+}
+
+/// Removes the grants of an object whose restriction in `dropped` could
+/// not be read; a granting `defaultMode` reads as `"default"`.
+fn withhold(fields: &[Field], dropped: &[&str], o: &mut Map<String, Value>) {
+    let has = |name: &&str| fields.iter().any(|f| f.name == *name);
+    for (restrictions, grants) in shapes::WITHHOLDS {
+        if !grants.iter().all(has) || !dropped.iter().any(|d| restrictions.contains(d)) {
+            continue;
+        }
+        for grant in *grants {
+            if *grant != "defaultMode" {
+                o.remove(*grant);
+                continue;
+            }
+            if let Some(mode) = o.get_mut(*grant)
+                && !mode
+                    .as_str()
+                    .is_some_and(|m| shapes::INERT_MODES.contains(&m))
+            {
+                *mode = Value::String("default".into());
+            }
+        }
+    }
 }
 
 fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
@@ -379,13 +438,6 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::Array(items))
         }
         (Special::Surfaces(_), v @ Value::Bool(_)) => kept(v),
-        (Special::ObjectEntries { keep_empty }, Value::Object(mut o)) => {
-            o.retain(|_, v| v.is_object());
-            match o.is_empty() && !keep_empty {
-                true => Checked::Unset,
-                false => kept(Value::Object(o)),
-            }
-        }
         (Special::StringValues, Value::Object(mut o)) => {
             for v in o.values_mut() {
                 if !v.is_string() {
@@ -402,7 +454,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
                 Checked::Keep(v) => Some(v),
                 _ => None,
             };
-            match read_hooks(v, &check_one) {
+            match read_hooks(v, user, &check_one) {
                 Hooks::Keep(v) => kept(v),
                 Hooks::Wrong => Checked::Wrong,
                 Hooks::Unloadable => Checked::Unloadable,
@@ -412,6 +464,34 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::String("default".into()))
         }
         (Special::PermissionMode, v) => check(Kind::OneOf(PERMISSION_MODES), v, reader),
+        (Special::Credentials, v) if user => credentials::strict(&v).into(),
+        // A policy's `null` removes the block rather than failing it closed.
+        (Special::Credentials, Value::Null) => Checked::Unset,
+        (Special::Credentials, v) => kept(credentials::policy(&v)),
+        (Special::ManagedServers, v) => managed_servers(&v).into(),
+        (Special::PolicyHelpers, v) => policy_helpers(&v, !user).into(),
+        (Special::Tips, Value::Array(mut items)) => {
+            items.retain(|i| i.is_string() || i.is_object());
+            kept(Value::Array(items))
+        }
+        (Special::Tips, _) => kept(Value::Array(Vec::new())),
+        (Special::NpmPackage, Value::String(p)) if is_npm_package(&p) => kept(Value::String(p)),
+        (Special::HttpUrl, Value::String(u)) if is_http_url(&u) => kept(Value::String(u)),
+        (Special::AbsolutePath, Value::String(p)) if p.starts_with('/') => kept(Value::String(p)),
+        (Special::AbsolutePath, _) => Checked::Unset,
+        (Special::PermissionRules(list), Value::Array(items)) => {
+            let given = items.len();
+            let rules: Vec<Value> = items
+                .into_iter()
+                .filter(|i| i.as_str().is_some_and(|r| is_valid_rule(r, list)))
+                .collect();
+            // A policy's restriction none of whose rules is left cannot be
+            // read (its grants are withheld, see `fields`).
+            match !user && list == RuleList::DenyOrAsk && given > 0 && rules.is_empty() {
+                true => Checked::Wrong,
+                false => kept(Value::Array(rules)),
+            }
+        }
         (Special::Disable, Value::String(s)) if s == "disable" => kept(Value::String(s)),
         (Special::Disable, Value::Bool(false)) if !user => Checked::Unset,
         // An unknown field fails the policy tier closed; a user's is dropped.

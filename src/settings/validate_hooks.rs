@@ -116,8 +116,13 @@ pub(crate) enum Hooks {
     Unloadable,
 }
 
-/// `hooks` as the CLI reads them; `check` reads one value by its kind.
-pub(crate) fn read_hooks(value: Value, check: &dyn Fn(Kind, Value) -> Option<Value>) -> Hooks {
+/// `hooks` as the CLI reads them from a user's file (`user`) or a policy
+/// source; `check` reads one value by its kind.
+pub(crate) fn read_hooks(
+    value: Value,
+    user: bool,
+    check: &dyn Fn(Kind, Value) -> Option<Value>,
+) -> Hooks {
     let Value::Object(events) = value else {
         return Hooks::Wrong;
     };
@@ -144,6 +149,13 @@ pub(crate) fn read_hooks(value: Value, check: &dyn Fn(Kind, Value) -> Option<Val
         };
         let mut kept = Vec::with_capacity(matchers.len());
         for matcher in matchers {
+            // Guarding hooks where a matcher belongs may be what guards
+            // the permissions beside them: nothing they sit in is applied
+            // (a policy reads a guarding event's matchers by their shape).
+            if (user || !guard) && holds_guards(&matcher, 3, false) {
+                unloadable = true;
+                continue;
+            }
             match read_matcher(matcher, check) {
                 Some((m, whole)) if whole || !guard => kept.push(m),
                 Some(_) | None if guard => unloadable = true,
@@ -197,4 +209,28 @@ fn read_hook(hook: Value, check: &dyn Fn(Kind, Value) -> Option<Value>) -> Optio
         },
         hook,
     )
+}
+
+/// Whether `value` holds, `depth` levels down at most, an object keyed by
+/// a guarding event with hooks under it (a non-empty list or any other
+/// value but `null`). A hook entry (an object with a string `type` in a
+/// `hooks` list) is not looked into.
+fn holds_guards(value: &Value, depth: u32, in_hooks_list: bool) -> bool {
+    let guards = |o: &Map<String, Value>| {
+        o.iter().any(|(k, v)| {
+            GUARDS.contains(&k.as_str()) && !v.is_null() && !v.as_array().is_some_and(Vec::is_empty)
+        })
+    };
+    match value {
+        Value::Object(o) if guards(o) => true,
+        _ if depth == 0 => false,
+        Value::Array(items) => items
+            .iter()
+            .any(|i| holds_guards(i, depth - 1, in_hooks_list)),
+        Value::Object(o) if in_hooks_list && o.get("type").is_some_and(Value::is_string) => false,
+        Value::Object(o) => o
+            .iter()
+            .any(|(k, v)| holds_guards(v, depth - 1, k == "hooks" && v.is_array())),
+        _ => false,
+    }
 }

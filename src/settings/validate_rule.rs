@@ -3,6 +3,8 @@
 //! and a list's items are kinds too), and what a wrong value does in each
 //! kind of source. The checking is in `validate.rs`.
 
+pub(crate) use super::permission_rule::RuleList;
+
 /// What a key (or a field, or a list's item) holds.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Kind {
@@ -183,10 +185,6 @@ pub(crate) enum Special {
     /// `strictPluginOnlyCustomization`: a boolean, or a list of these
     /// surfaces whose other items are dropped.
     Surfaces(&'static [&'static str]),
-    /// An object whose entries that are not objects are dropped
-    /// (`modelPricing`, `extraKnownMarketplaces`, `managedMcpServers`);
-    /// unset when none is left, unless `keep_empty`.
-    ObjectEntries { keep_empty: bool },
     /// An object whose values are strings; another value becomes `""`
     /// (`additionalDirectoryConfigRoots`).
     StringValues,
@@ -208,6 +206,28 @@ pub(crate) enum Special {
     /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
     /// `"default"`.
     PermissionMode,
+    /// A list of permission rules: an item that is not a string or that
+    /// the rule parser refuses is dropped; in a policy source a `deny` or
+    /// `ask` list left with none of its items cannot be read.
+    PermissionRules(RuleList),
+    /// `sandbox.credentials` (`validate_credentials.rs`).
+    Credentials,
+    /// `spinnerTipsOverride.tips`: strings and objects; other items are
+    /// dropped, a value that is not a list reads as `[]`.
+    Tips,
+    /// An npm marketplace's `package`: a package name or `@scope/*`.
+    NpmPackage,
+    /// An `http:` or `https:` URL.
+    HttpUrl,
+    /// `policyHelpers`: an entry per platform and a static payload
+    /// (`policy_helpers.rs`); a policy source drops a wrong entry alone.
+    PolicyHelpers,
+    /// `managedMcpServers`: servers by name, each dropped alone when its
+    /// name or configuration is refused (`managed_mcp.rs`).
+    ManagedServers,
+    /// An absolute path; anything else reads as unset (`sandbox`'s
+    /// `bwrapPath`, `socatPath`).
+    AbsolutePath,
 }
 
 /// What a wrong value does.

@@ -5,7 +5,7 @@
 //! (`testdata/resolve_settings/ts_sdk_0.3.332_key_probes.jsonl`).
 
 use super::validate_rule::Kind::{self, *};
-use super::validate_rule::{Field, NUMBER, Special, lenient, nullable, opt, req};
+use super::validate_rule::{Field, NUMBER, RuleList, Special, lenient, nullable, opt, req};
 
 /// Whole numbers in JavaScript's safe range.
 const ANY_INT: Kind = Int {
@@ -123,10 +123,10 @@ pub(crate) const SPELLCHECK: &[Field] = &[
     lenient("color", Str),
 ];
 
-/// `spinnerTipsOverride`: its `tips` are not checked deeper.
+/// `spinnerTipsOverride`.
 pub(crate) const SPINNER_TIPS_OVERRIDE: &[Field] = &[
     lenient("excludeDefault", Bool),
-    opt("tips", Any),
+    opt("tips", Special(Special::Tips)),
     lenient("tipsFile", Str),
     lenient("label", Str),
 ];
@@ -134,13 +134,13 @@ pub(crate) const SPINNER_TIPS_OVERRIDE: &[Field] = &[
 /// A list of paths whose items that are not strings read as `""`.
 const PATHS: Kind = List(&StrElseEmpty);
 
-/// A list of permission rules: an item that is not a string is dropped
-/// (the rule syntax TS also checks is not).
-const RULES: Kind = Filtered(&Str);
+/// The lists of permission rules.
+const ALLOW_RULES: Kind = Special(Special::PermissionRules(RuleList::Allow));
+const RULES: Kind = Special(Special::PermissionRules(RuleList::DenyOrAsk));
 
 /// `permissions`.
 pub(crate) const PERMISSIONS: &[Field] = &[
-    opt("allow", RULES),
+    opt("allow", ALLOW_RULES),
     opt("deny", RULES),
     opt("ask", RULES),
     opt("defaultMode", Special(Special::PermissionMode)).closed("\"default\""),
@@ -164,15 +164,6 @@ pub(crate) const SSH_CONFIG: &[Field] = &[
     opt("sshPort", ANY_INT),
     opt("sshIdentityFile", Str),
     opt("startDirectory", Str),
-];
-
-/// `policyHelpers`: one helper per platform, not checked deeper.
-pub(crate) const POLICY_HELPERS: &[Field] = &[
-    opt("macos", Any),
-    opt("linux", Any),
-    opt("windows", Any),
-    opt("wsl", Any),
-    opt("default", Any),
 ];
 
 pub(crate) const REMOTE: &[Field] = &[opt("defaultEnvironmentId", Str)];
@@ -232,8 +223,8 @@ const SANDBOX_FILESYSTEM: &[Field] = &[
 /// `sandbox.ripgrep`.
 const RIPGREP: &[Field] = &[req("command", Str), opt("args", Strings)];
 
-/// `sandbox`: its switches fail closed in a policy source; `credentials`
-/// and the helper paths are not checked deeper.
+/// `sandbox`: its switches fail closed in a policy source; the helper
+/// paths are not checked deeper.
 pub(crate) const SANDBOX: &[Field] = &[
     opt("enabled", Bool).closed("true"),
     opt("failIfUnavailable", Bool),
@@ -257,7 +248,7 @@ pub(crate) const SANDBOX: &[Field] = &[
         },
     )
     .closed("{\"allowManagedReadPathsOnly\":true,\"disabled\":false}"),
-    opt("credentials", Any),
+    opt("credentials", Special(Special::Credentials)),
     opt(
         "windows",
         Fields {
@@ -279,8 +270,8 @@ pub(crate) const SANDBOX: &[Field] = &[
             open: false,
         },
     ),
-    opt("bwrapPath", Any),
-    opt("socatPath", Any),
+    opt("bwrapPath", Special(Special::AbsolutePath)),
+    opt("socatPath", Special(Special::AbsolutePath)),
 ];
 
 /// Git-hosted marketplace sources' optional fields.
@@ -300,8 +291,8 @@ const fn with_checkout(first: [Field; 2]) -> [Field; 6] {
 const GITHUB: [Field; 6] = with_checkout([req("source", Str), req("repo", Str)]);
 const GIT: [Field; 6] = with_checkout([req("source", Str), req("url", Str)]);
 
-/// The kinds of marketplace source, by `source`. `npm` and `settings` are
-/// checked to their required fields' presence only.
+/// The kinds of marketplace source, by `source`. `settings` is checked to
+/// its required fields' presence only.
 pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
     (
         "url",
@@ -318,9 +309,9 @@ pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
         "npm",
         &[
             req("source", Str),
-            req("package", Any),
+            req("package", Special(Special::NpmPackage)),
             opt("version", Str),
-            opt("registry", Any),
+            opt("registry", Special(Special::HttpUrl)),
         ],
     ),
     ("file", &[req("source", Str), req("path", Str)]),
@@ -405,3 +396,23 @@ pub(crate) const PLUGIN_CONFIG: &[Field] = &[
 /// One item of `footerLinksRegexes`: an object with a `type` (a `regex`
 /// one that is not complete is kept as any other type is).
 pub(crate) const FOOTER_LINK: &[Field] = &[req("type", Str)];
+
+/// In a policy source, a restriction that cannot be read withholds the
+/// grants in the same object (`permissions`, `autoMode`, `sandbox.network`,
+/// `sandbox.filesystem`): its restrictions, its grants. A withheld
+/// `defaultMode` reads as `"default"` unless it grants nothing.
+pub(crate) const WITHHOLDS: &[(&[&str], &[&str])] = &[
+    (
+        &["deny", "ask"],
+        &["allow", "additionalDirectories", "defaultMode"],
+    ),
+    (
+        &["soft_deny", "hard_deny", "deny"],
+        &["allow", "environment"],
+    ),
+    (&["deniedDomains"], &["allowedDomains"]),
+    (&["denyWrite", "denyRead"], &["allowWrite", "allowRead"]),
+];
+
+/// The permission modes a withheld `defaultMode` keeps.
+pub(crate) const INERT_MODES: &[&str] = &["default", "dontAsk", "plan"];

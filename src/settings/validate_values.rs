@@ -37,6 +37,37 @@ pub(crate) fn is_url(s: &str) -> bool {
     true
 }
 
+/// An `http:` or `https:` URL with a host after `//`.
+pub(crate) fn is_http_url(s: &str) -> bool {
+    let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+    let rest = ["https://", "http://"]
+        .iter()
+        .find_map(|p| lower.starts_with(p).then(|| &s[p.len()..]));
+    rest.is_some_and(|r| r.chars().next().is_some_and(|c| c != '/' && c != '\\')) && is_url(s)
+}
+
+/// An npm package's name (`name` or `@scope/name`, lower-case, no `..`
+/// nor `//`) or a whole scope (`@scope/*`).
+pub(crate) fn is_npm_package(s: &str) -> bool {
+    let part = |p: &str| {
+        p.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && p.chars().all(|c| {
+                c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '.' | '_')
+            })
+    };
+    let scoped = s.strip_prefix('@').and_then(|r| r.split_once('/'));
+    if let Some((scope, "*")) = scoped {
+        return part(scope);
+    }
+    let name_ok = match scoped {
+        Some((scope, name)) => part(scope) && part(name),
+        None => part(s),
+    };
+    name_ok && !s.contains("..") && !s.contains("//")
+}
+
 /// `H:MM` or `HH:MM` on a 24-hour clock.
 pub(crate) fn is_clock(s: &str) -> bool {
     let Some((h, m)) = s.split_once(':') else {
