@@ -121,11 +121,12 @@ async fn a_program_that_stays_busy_fails_with_the_os_error_after_its_retries() {
     let _writer = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
     let mut spec = ProcessSpec::new("./fake-cli-busy");
     spec.cwd = Some(dir.path().to_owned());
-    let err = tokio::time::timeout(DEADLINE, connect(spec))
+    let Err(err) = tokio::time::timeout(DEADLINE, connect(spec))
         .await
         .expect("gives up in time")
-        .err()
-        .expect("a busy program is not run");
+    else {
+        panic!("a busy program was run");
+    };
     assert!(
         matches!(&err, ChannelError::Spawn { source, .. }
             if source.kind() == std::io::ErrorKind::ExecutableFileBusy),
