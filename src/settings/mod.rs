@@ -55,6 +55,7 @@ mod error;
 mod js_regex;
 mod json_path;
 mod managed_mcp;
+mod marketplace_settings;
 mod merge;
 mod permission_rule;
 mod policy;

@@ -19,6 +19,7 @@
 use serde_json::{Map, Value};
 
 use super::managed_mcp::managed_servers;
+use super::marketplace_settings::has_unknown_plugin_kind;
 use super::permission_rule::{RuleList, is_valid_rule};
 use super::policy_helpers::policy_helpers;
 use super::validate_credentials as credentials;
@@ -88,7 +89,17 @@ enum Read {
 fn read_key(rule: &Rule, value: Value, kind: SourceKind) -> Read {
     let user = kind == SourceKind::UserWritten;
     if user && rule.policy_only {
-        return Read::Drop;
+        // A plugin of an unknown kind of source refuses the file even
+        // under a key the file cannot set (TS 0.3.332).
+        let entries = value.as_object().into_iter().flat_map(|o| o.values());
+        return match rule.key == "additionalMarketplaces"
+            && entries
+                .filter_map(|e| e.get("source"))
+                .any(has_unknown_plugin_kind)
+        {
+            true => Read::Refuse,
+            false => Read::Drop,
+        };
     }
     let on_wrong = if user { rule.file } else { rule.policy };
     if value.is_null() && !matches!(rule.kind, Kind::Any) {
@@ -305,7 +316,8 @@ fn fields(fields: &[Field], open: bool, value: Value, reader: Reader) -> Checked
         if v.is_null() && field.need == Need::NullUnset {
             continue;
         }
-        let lenient = field.need == Need::Lenient && reader != Reader::PolicyRestrictive;
+        let lenient = field.need == Need::Coerced
+            || field.need == Need::Lenient && reader != Reader::PolicyRestrictive;
         let is_null = v.is_null();
         match check(field.kind, v, reader) {
             Checked::Keep(v) => {
@@ -413,8 +425,14 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
                 let tag = entry.get("source").and_then(|s| s.get("source"));
                 let known = |t: &str| shapes::MARKETPLACE_SOURCES.iter().any(|(n, _)| *n == t);
                 // An unknown kind of source refuses a user's file whole.
-                if tag.and_then(Value::as_str).is_some_and(|t| !known(t)) {
+                if tag.and_then(Value::as_str).is_some_and(|t| !known(t))
+                    || entry.get("source").is_some_and(has_unknown_plugin_kind)
+                {
                     return Checked::Unloadable;
+                }
+                // TS 0.3.332 keeps no `settings` source under the alias.
+                if !keep_empty && tag.and_then(Value::as_str) == Some("settings") {
+                    continue;
                 }
                 let entry_kind = Kind::Fields {
                     fields: shapes::KNOWN_MARKETPLACE,
@@ -477,6 +495,12 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         (Special::Tips, _) => kept(Value::Array(Vec::new())),
         (Special::NpmPackage, Value::String(p)) if is_npm_package(&p) => kept(Value::String(p)),
         (Special::HttpUrl, Value::String(u)) if is_http_url(&u) => kept(Value::String(u)),
+        (Special::StrWhere(ok), Value::String(s)) if ok(&s) => kept(Value::String(s)),
+        (Special::PositiveIntUpTo(max), Value::Number(n))
+            if is_safe_int(&n).is_some_and(|i| (1..=max).contains(&i)) =>
+        {
+            kept(Value::Number(n))
+        }
         (Special::AbsolutePath, Value::String(p)) if p.starts_with('/') => kept(Value::String(p)),
         (Special::AbsolutePath, _) => Checked::Unset,
         (Special::PermissionRules(list), Value::Array(items)) => {

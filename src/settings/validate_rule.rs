@@ -108,6 +108,9 @@ pub(crate) enum Need {
     /// It may be missing or `null` (read as missing); a wrong value makes
     /// the object wrong.
     NullUnset,
+    /// It may be missing; a wrong value reads as missing for every reader,
+    /// a restrictive policy too (the schema's `.preprocess`).
+    Coerced,
 }
 
 /// A field that must be there.
@@ -131,6 +134,16 @@ pub(crate) const fn opt(name: &'static str, kind: Kind) -> Field {
 }
 
 /// A field that may be missing and whose wrong value is dropped alone.
+/// A field whose wrong value reads as missing, whoever reads it.
+pub(crate) const fn coerced(name: &'static str, kind: Kind) -> Field {
+    Field {
+        name,
+        kind,
+        need: Need::Coerced,
+        closed: None,
+    }
+}
+
 pub(crate) const fn lenient(name: &'static str, kind: Kind) -> Field {
     Field {
         name,
@@ -219,6 +232,10 @@ pub(crate) enum Special {
     NpmPackage,
     /// An `http:` or `https:` URL.
     HttpUrl,
+    /// A string this test accepts (`marketplace_settings.rs`).
+    StrWhere(fn(&str) -> bool),
+    /// A whole number from 1 up to this.
+    PositiveIntUpTo(i64),
     /// `policyHelpers`: an entry per platform and a static payload
     /// (`policy_helpers.rs`); a policy source drops a wrong entry alone.
     PolicyHelpers,

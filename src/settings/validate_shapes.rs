@@ -4,6 +4,7 @@
 //! 0.3.332's schema and checked against its recorded answers
 //! (`testdata/resolve_settings/ts_sdk_0.3.332_key_probes.jsonl`).
 
+use super::marketplace_settings::{HEADERS_HELPER, SETTINGS_SOURCE};
 use super::validate_rule::Kind::{self, *};
 use super::validate_rule::{Field, NUMBER, RuleList, Special, lenient, nullable, opt, req};
 
@@ -291,8 +292,8 @@ const fn with_checkout(first: [Field; 2]) -> [Field; 6] {
 const GITHUB: [Field; 6] = with_checkout([req("source", Str), req("repo", Str)]);
 const GIT: [Field; 6] = with_checkout([req("source", Str), req("url", Str)]);
 
-/// The kinds of marketplace source, by `source`. `settings` is checked to
-/// its required fields' presence only.
+/// The kinds of marketplace source, by `source` (`settings` in
+/// `marketplace_settings.rs`).
 pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
     (
         "url",
@@ -300,7 +301,7 @@ pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
             req("source", Str),
             req("url", Url),
             opt("headers", Record(&Str)),
-            opt("headersHelper", Any),
+            opt("headersHelper", HEADERS_HELPER),
         ],
     ),
     ("github", &GITHUB),
@@ -325,15 +326,7 @@ pub(crate) const MARKETPLACE_SOURCES: &[(&str, &[Field])] = &[
         "pathPattern",
         &[req("source", Str), req("pathPattern", Str)],
     ),
-    (
-        "settings",
-        &[
-            req("source", Str),
-            req("name", Any),
-            req("plugins", Any),
-            opt("owner", Any),
-        ],
-    ),
+    ("settings", SETTINGS_SOURCE),
 ];
 
 /// A marketplace source.
