@@ -69,9 +69,9 @@ EOF
 }
 
 hello ours "claude-agent = { path = \"$REPO\" }" \
-    'std::hint::black_box(claude_agent::ClientBuilder::new(claude_agent::Options::new()));'
+    'std::hint::black_box(claude_agent::client::ClientBuilder::new(claude_agent::options::Options::new()));'
 hello minimal "claude-agent = { path = \"$REPO\", default-features = false }" \
-    'std::hint::black_box(claude_agent::ClientBuilder::new(claude_agent::Options::new()));'
+    'std::hint::black_box(claude_agent::client::ClientBuilder::new(claude_agent::options::Options::new()));'
 # The floor: the normal dependencies of the library's default build, with
 # the features it asks of them (Cargo.toml, [workspace.dependencies]).
 hello floor 'ractor = { version = "0.16", default-features = false, features = ["tokio_runtime"] }
