@@ -8,8 +8,6 @@ use super::validate_rule::Kind::{self, *};
 use super::validate_rule::{Field, Special, coerced, opt, req};
 use serde_json::Value;
 
-use super::validate_values::is_url;
-
 /// Names an official marketplace holds (TS `ol`).
 const OFFICIAL: &[&str] = &[
     "claude-code-marketplace",
@@ -146,37 +144,6 @@ fn is_plugin_package(s: &str) -> bool {
     scheme || !s.contains("..")
 }
 
-/// An archive's URL: `https:` and not a loopback, link-local or metadata
-/// host (TS `nb`, its host test read by its common names and ranges).
-fn is_archive_url(s: &str) -> bool {
-    let Some(rest) = s
-        .get(..8)
-        .filter(|p| p.eq_ignore_ascii_case("https://"))
-        .and(s.get(8..))
-    else {
-        return false;
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority.rsplit('@').next().unwrap_or_default();
-    let host = match host_port.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => host_port.split(':').next().unwrap_or_default(),
-    }
-    .to_ascii_lowercase();
-    let host = host.strip_suffix('.').unwrap_or(&host);
-    let internal = host.is_empty()
-        || host == "localhost"
-        || host.ends_with(".localhost")
-        || host == "metadata.google.internal"
-        || host == "metadata"
-        || (host.starts_with("instance-data.") && host.ends_with(".compute.internal"))
-        || ["127.", "169.254.", "0."]
-            .iter()
-            .any(|p| host.starts_with(p))
-        || matches!(host, "::1" | "::" | "fd00:ec2::254" | "100.100.100.200");
-    is_url(s) && !internal
-}
-
 /// Fields every git-hosted plugin source may carry.
 const fn git(first: [Field; 2]) -> [Field; 4] {
     let [a, b] = first;
@@ -214,7 +181,7 @@ const PLUGIN_SOURCES: &[(&str, &[Field])] = &[
         "archive",
         &[
             req("source", Str),
-            req("url", Special(Special::StrWhere(is_archive_url))),
+            req("url", Special(Special::ArchiveUrl)),
             opt("sha256", Special(Special::StrWhere(is_sha256))),
         ],
     ),
@@ -324,20 +291,6 @@ mod tests {
         }
         for good in ["acme", "my-claude-tools", "team.plugins", "claudette"] {
             assert!(is_marketplace_name(good), "{good:?}");
-        }
-    }
-
-    #[test]
-    fn archive_urls_must_be_https_to_a_public_host() {
-        assert!(is_archive_url("https://example.com/p.zip"));
-        for bad in [
-            "http://example.com/p.zip",
-            "https://localhost/p.zip",
-            "https://127.0.0.1/p.zip",
-            "https://169.254.169.254/x",
-            "https://[::1]/x",
-        ] {
-            assert!(!is_archive_url(bad), "{bad}");
         }
     }
 }

@@ -50,6 +50,7 @@
 //! # Ok::<(), claude_agent::settings::SettingsError>(())
 //! ```
 
+mod aliases;
 mod cascade;
 mod error;
 mod js_regex;
@@ -66,6 +67,8 @@ mod restrictive;
 mod restrictive_builtin;
 mod sources_merge;
 mod types;
+mod url_host;
+mod url_host_ascii;
 mod validate;
 mod validate_credentials;
 mod validate_hooks;

@@ -18,10 +18,12 @@
 
 use serde_json::{Map, Value};
 
+use super::aliases::fold_aliases;
 use super::managed_mcp::managed_servers;
 use super::marketplace_settings::has_unknown_plugin_kind;
 use super::permission_rule::{RuleList, is_valid_rule};
 use super::policy_helpers::policy_helpers;
+use super::url_host::archive_url;
 use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
@@ -44,9 +46,10 @@ pub(crate) enum SourceKind {
 /// `settings` as the CLI reads them from a source of `kind`, or `None` when
 /// the CLI refuses the whole source.
 pub(crate) fn validate(
-    settings: Map<String, Value>,
+    mut settings: Map<String, Value>,
     kind: SourceKind,
 ) -> Option<Map<String, Value>> {
+    fold_aliases(&mut settings);
     let mut out = Map::new();
     for (key, value) in settings {
         let Some(rule) = rule_of(&key) else {
@@ -89,17 +92,7 @@ enum Read {
 fn read_key(rule: &Rule, value: Value, kind: SourceKind) -> Read {
     let user = kind == SourceKind::UserWritten;
     if user && rule.policy_only {
-        // A plugin of an unknown kind of source refuses the file even
-        // under a key the file cannot set (TS 0.3.332).
-        let entries = value.as_object().into_iter().flat_map(|o| o.values());
-        return match rule.key == "additionalMarketplaces"
-            && entries
-                .filter_map(|e| e.get("source"))
-                .any(has_unknown_plugin_kind)
-        {
-            true => Read::Refuse,
-            false => Read::Drop,
-        };
+        return Read::Drop;
     }
     let on_wrong = if user { rule.file } else { rule.policy };
     if value.is_null() && !matches!(rule.kind, Kind::Any) {
@@ -386,6 +379,13 @@ fn withhold(fields: &[Field], dropped: &[&str], o: &mut Map<String, Value>) {
     }
 }
 
+/// TS `xZe`: a `settings` marketplace is dropped unless its `name` is
+/// its key, so a marketplace cannot be declared under another's name.
+fn names_its_key(key: &str, entry: &Value) -> bool {
+    let source = &entry["source"];
+    source["source"] != "settings" || source["name"] == key
+}
+
 fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
     let user = reader == Reader::User;
     let kept = |v: Value| Checked::Keep(v);
@@ -419,7 +419,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             check(Kind::Filtered(&shapes::MARKETPLACE_SOURCE), v, reader)
         }
         (Special::ServerEntry { denied }, Value::Object(o)) => server_entry(o, denied).into(),
-        (Special::KnownMarketplaces { keep_empty }, Value::Object(entries)) => {
+        (Special::KnownMarketplaces, Value::Object(entries)) => {
             let mut out = Map::new();
             for (name, entry) in entries {
                 let tag = entry.get("source").and_then(|s| s.get("source"));
@@ -430,22 +430,17 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
                 {
                     return Checked::Unloadable;
                 }
-                // TS 0.3.332 keeps no `settings` source under the alias.
-                if !keep_empty && tag.and_then(Value::as_str) == Some("settings") {
-                    continue;
-                }
                 let entry_kind = Kind::Fields {
                     fields: shapes::KNOWN_MARKETPLACE,
                     open: false,
                 };
-                if let Checked::Keep(entry) = check(entry_kind, entry, reader) {
+                if let Checked::Keep(entry) = check(entry_kind, entry, reader)
+                    && names_its_key(&name, &entry)
+                {
                     out.insert(name, entry);
                 }
             }
-            match out.is_empty() && !keep_empty {
-                true => Checked::Unset,
-                false => kept(Value::Object(out)),
-            }
+            kept(Value::Object(out))
         }
         (Special::PolicyStrings, Value::Array(mut items)) => {
             items.retain(Value::is_string);
@@ -465,8 +460,6 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
             kept(Value::Object(o))
         }
         (Special::EmptiedObject, Value::Object(_)) => kept(Value::Object(Map::new())),
-        (Special::NonEmptyObjects, Value::Array(items)) if items.is_empty() => Checked::Unset,
-        (Special::NonEmptyObjects, v @ Value::Array(_)) => check(Kind::Objects, v, reader),
         (Special::Hooks, v) => {
             let check_one = |kind: Kind, v: Value| match check(kind, v, reader) {
                 Checked::Keep(v) => Some(v),
@@ -495,6 +488,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         (Special::Tips, _) => kept(Value::Array(Vec::new())),
         (Special::NpmPackage, Value::String(p)) if is_npm_package(&p) => kept(Value::String(p)),
         (Special::HttpUrl, Value::String(u)) if is_http_url(&u) => kept(Value::String(u)),
+        (Special::ArchiveUrl, Value::String(u)) => archive_url(&u).map(Value::String).into(),
         (Special::StrWhere(ok), Value::String(s)) if ok(&s) => kept(Value::String(s)),
         (Special::PositiveIntUpTo(max), Value::Number(n))
             if is_safe_int(&n).is_some_and(|i| (1..=max).contains(&i)) =>

@@ -204,18 +204,16 @@ pub(crate) enum Special {
     /// An object whose entries are dropped (`modelSettings`: their models
     /// are checked against a catalogue this crate does not have).
     EmptiedObject,
-    /// `allowedMarketplaces`: a list of objects, unset when empty.
-    NonEmptyObjects,
     /// `hooks`: events of matchers of hooks (`validate_hooks.rs`).
     Hooks,
     /// One entry of `allowedMcpServers` (`denied`: of `deniedMcpServers`):
     /// exactly one of `serverName`, `serverCommand`, `serverUrl`.
     ServerEntry { denied: bool },
-    /// `extraKnownMarketplaces`, `additionalMarketplaces`: marketplaces by
-    /// name; an entry that cannot be read is dropped, one whose source
-    /// names an unknown kind refuses a user's file (a policy drops the key). Unset when none is
-    /// left, unless `keep_empty`.
-    KnownMarketplaces { keep_empty: bool },
+    /// `extraKnownMarketplaces`: marketplaces by name; an entry that
+    /// cannot be read, or a `settings` one not named as its key, is
+    /// dropped; one whose source names an unknown kind refuses a user's
+    /// file (a policy drops the key).
+    KnownMarketplaces,
     /// `permissions.defaultMode`: a permission mode; `"manual"` reads as
     /// `"default"`.
     PermissionMode,
@@ -232,6 +230,9 @@ pub(crate) enum Special {
     NpmPackage,
     /// An `http:` or `https:` URL.
     HttpUrl,
+    /// An `archive` plugin source's URL: `https` to a host that is not
+    /// internal (`url_host.rs`), kept trimmed as TS keeps it.
+    ArchiveUrl,
     /// A string this test accepts (`marketplace_settings.rs`).
     StrWhere(fn(&str) -> bool),
     /// A whole number from 1 up to this.

@@ -135,10 +135,12 @@ pub(crate) const RULES: &[Rule] = &[
     rule("enabledPlugins", Record(&Either(&Strings, &Bool)), Refuse, Drop, false, false),
     rule("prependPlugins", Strings, Drop, Drop, false, false),
     rule("appendPlugins", Strings, Drop, Drop, false, false),
-    rule("extraKnownMarketplaces", Special(Special::KnownMarketplaces { keep_empty: true }), Drop, Drop, false, false),
-    rule("additionalMarketplaces", Special(Special::KnownMarketplaces { keep_empty: false }), Drop, Drop, false, true),
+    rule("extraKnownMarketplaces", Special(Special::KnownMarketplaces), Drop, Drop, false, false),
+    // Aliases, folded into their canonical key before any row is read
+    // (`aliases.rs`); their rows keep the table covering every key.
+    rule("additionalMarketplaces", Special(Special::KnownMarketplaces), Drop, Drop, false, false),
     rule("strictKnownMarketplaces", Special(Special::Marketplaces), Refuse, Restrict("[]"), true, false),
-    rule("allowedMarketplaces", Special(Special::NonEmptyObjects), Refuse, Drop, true, false),
+    rule("allowedMarketplaces", Special(Special::Marketplaces), Refuse, Restrict("[]"), true, false),
     rule("blockedMarketplaces", Special(Special::Marketplaces), Refuse, Drop, true, false),
     rule("disableCommandPluginSources", Bool, Refuse, Restrict("true"), true, false),
     rule("disableSideloadFlags", Bool, Refuse, Restrict("true"), true, false),
