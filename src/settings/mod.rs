@@ -26,10 +26,10 @@
 //! alone, or read as a default); a policy source drops a wrong key, and a
 //! restrictive key fails closed to its restrictive value. Unknown keys are
 //! kept. Each key of the CLI's schema is checked as deep as the schema
-//! goes for most keys (objects field by field, lists item by item, hooks
-//! entry by entry, marketplace sources and MCP server entries by kind),
-//! with TS's lenient spots; a permission rule's syntax, `sandbox.credentials`
-//! and a few other deep values are not (see docs/PARITY.md).
+//! goes (objects field by field, lists item by item, hooks entry by entry,
+//! permission rules by the CLI's rule parser, marketplace sources and MCP
+//! server entries by kind), with TS's lenient spots; docs/PARITY.md says
+//! where a check is read differently from TS's.
 //!
 //! What is not read: macOS configuration profiles (`plutil`) and the
 //! Windows registry (`reg.exe`), which exist on those platforms only; the
