@@ -10,7 +10,11 @@
 #   REFUSED    ranges of code points the parser refuses in every context
 #              tried (after a letter, alone in a label, after a virama,
 #              after an Arabic letter): disallowed and unassigned ones,
-#              and those mapped to a character a host may not hold.
+#              and those mapped to a character a host may not hold;
+#   MARKS      ranges of combining marks the parser refuses at the start
+#              of a label (its tables' marks: Node's regular expressions
+#              know newer ones, which the parser lets begin a label);
+#   VIRAMAS    the marks after which a zero-width joiner is allowed.
 #
 # Every other code point stays non-ASCII, so its label is Punycode and can
 # name no loopback, link-local or metadata host. Run by hand after moving
@@ -53,6 +57,19 @@ for (let cp = 0x80; cp <= 0x10ffff; cp++) {
     else refused.push([cp, cp]);
   }
 }
+const marks = [];
+const viramas = [];
+const joinerAfter = [(c) => `\u0915${c}\u200D.b`, (c) => `a${c}\u200D.b`, (c) => `\u{10A10}${c}\u200D.b`];
+for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+  const ch = String.fromCodePoint(cp);
+  if (!/^\p{M}$/u.test(ch)) continue;
+  if (host(`${ch}.b`) === null && host(`a${ch}.b`) !== null) {
+    const last = marks.at(-1);
+    if (last && last[1] + 1 === cp) last[1] = cp;
+    else marks.push([cp, cp]);
+  }
+  if (joinerAfter.some((f) => host(f(ch)) !== null)) viramas.push(cp);
+}
 const hex = (n) => `0x${n.toString(16)}`;
 const rust = (s) => `"${s.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
 const out = [];
@@ -69,6 +86,16 @@ out.push('');
 out.push('/// Ranges of code points (inclusive, sorted) a host may not hold.');
 out.push('pub(super) const REFUSED: &[(u32, u32)] = &[');
 for (const [a, b] of refused) out.push(`    (${hex(a)}, ${hex(b)}),`);
+out.push('];');
+out.push('');
+out.push('/// Ranges of combining marks no label may begin with (inclusive, sorted).');
+out.push('pub(super) const MARKS: &[(u32, u32)] = &[');
+for (const [a, b] of marks) out.push(`    (${hex(a)}, ${hex(b)}),`);
+out.push('];');
+out.push('');
+out.push('/// The marks a zero-width joiner may follow, sorted.');
+out.push('pub(super) const VIRAMAS: &[u32] = &[');
+for (const cp of viramas) out.push(`    ${hex(cp)},`);
 out.push('];');
 console.log(out.join('\n'));
 JS
