@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value};
 
-use super::validate_values::is_url;
+use super::url_host::{https_host, zod_url};
 
 /// Fields that would name a program to run.
 const FORBIDDEN: &[&str] = &["command", "args", "env", "headersHelper"];
@@ -112,9 +112,22 @@ fn oauth(v: &Value) -> Option<Value> {
         let ok = match k.as_str() {
             "clientId" => v.is_string(),
             "callbackPort" => positive_int(v).is_some(),
-            "authServerMetadataUrl" => v.as_str().is_some_and(|u| {
-                u.chars().count() <= METADATA_URL_MAX && is_url(u) && u.starts_with("https://")
-            }),
+            // zod's URL check leaves the value trimmed for the prefix test
+            // and keeps it so.
+            "authServerMetadataUrl" => {
+                let url = v
+                    .as_str()
+                    .filter(|u| u.chars().count() <= METADATA_URL_MAX)
+                    .and_then(zod_url)
+                    .filter(|u| u.starts_with("https://"));
+                match url {
+                    Some(url) => {
+                        out.insert(k.clone(), Value::String(url));
+                        continue;
+                    }
+                    None => false,
+                }
+            }
             "scopes" => v.as_str().is_some_and(|s| !s.is_empty()),
             "xaa" => v.is_boolean(),
             _ => continue,
@@ -139,10 +152,8 @@ pub(crate) fn managed_server(value: &Value) -> Option<Value> {
         _ => return None,
     };
     let url = o.get("url")?.as_str()?;
-    let https = url.len() >= 8
-        && url[..8].eq_ignore_ascii_case("https://")
-        && is_url(url)
-        && url.chars().count() <= URL_MAX;
+    // TS `pVe`: `new URL()` reads an `https` URL with a host.
+    let https = https_host(url).is_some() && url.chars().count() <= URL_MAX;
     if !https {
         return None;
     }

@@ -1,9 +1,11 @@
-//! An `archive` plugin source's URL test (TS `B2e`): the URL parses, its
-//! scheme is `https` and its host is not a loopback, link-local or
-//! cloud-metadata host (TS `E4`). The host is read as the WHATWG URL
-//! parser reads it (TS passes it through `new URL()`), so every spelling
-//! of an address is caught: `0x7f.1`, `0177.0.0.1`, `127.1`, `2130706433`,
-//! `[::ffff:127.0.0.1]`, full-width digits, percent-encoding.
+//! URLs as TS reads them: the WHATWG URL parser as far as it refuses a
+//! URL or names its host (TS passes URLs through `new URL()`, zod's URL
+//! check among them), and an `archive` plugin source's test (TS `B2e`):
+//! the URL parses, its scheme is `https` and its host is not a loopback,
+//! link-local or cloud-metadata host (TS `E4`). The host is read as the
+//! parser reads it, so every spelling of an address is caught: `0x7f.1`,
+//! `0177.0.0.1`, `127.1`, `2130706433`, `[::ffff:127.0.0.1]`, full-width
+//! digits, percent-encoding.
 //!
 //! IDNA (UTS #46) is read from a generated table (`url_host_ascii.rs`)
 //! rather than a Unicode crate, which would weigh on every build: it says
@@ -27,14 +29,21 @@ pub(crate) enum Host {
     V6([u8; 16]),
 }
 
-/// An `archive` source's `url` as TS keeps it when it accepts it: zod's
-/// URL check trims it and removes tabs and line breaks, then the URL must
-/// be `https` to a host that is not internal.
-pub(crate) fn archive_url(s: &str) -> Option<String> {
+/// A string zod's URL check accepts, as it leaves it: trimmed (as
+/// JavaScript trims), without tabs and line breaks, and parsed by the
+/// WHATWG URL parser.
+pub(crate) fn zod_url(s: &str) -> Option<String> {
     let value: String = js_trim(s)
         .chars()
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
+    parse_url(&value).map(|_| value)
+}
+
+/// An `archive` source's `url` as TS keeps it when it accepts it: zod's
+/// URL check, then an `https` URL to a host that is not internal.
+pub(crate) fn archive_url(s: &str) -> Option<String> {
+    let value = zod_url(s)?;
     let host = https_host(&value)?;
     (!is_internal(&host)).then_some(value)
 }
@@ -58,9 +67,22 @@ fn js_trim(s: &str) -> &str {
     s.trim_matches(space)
 }
 
-/// The host of `url` when the WHATWG parser accepts it and its scheme is
-/// `https`; `None` otherwise.
-pub(crate) fn https_host(url: &str) -> Option<Host> {
+/// What the WHATWG parser reads of an absolute URL, or `None` when it
+/// refuses it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Parsed {
+    /// The scheme, lower-case.
+    pub(crate) scheme: String,
+    /// The host of a special scheme (`http`, `https`, `ws`, `wss`, `ftp`,
+    /// and `file` when it names one); other schemes' opaque hosts are
+    /// only checked.
+    pub(crate) host: Option<Host>,
+}
+
+/// The WHATWG URL parser, with no base, as far as it can refuse a URL:
+/// its scheme, authority, host and port (a path, query or fragment is
+/// never refused).
+pub(crate) fn parse_url(url: &str) -> Option<Parsed> {
     // The parser trims C0 controls and spaces and drops tabs and newlines.
     let url: String = url
         .trim_matches(|c: char| c <= ' ')
@@ -68,13 +90,45 @@ pub(crate) fn https_host(url: &str) -> Option<Host> {
         .filter(|c| !matches!(c, '\t' | '\n' | '\r'))
         .collect();
     let (scheme, rest) = url.split_once(':')?;
-    if !scheme.eq_ignore_ascii_case("https") {
+    let mut chars = scheme.chars();
+    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    if !scheme_ok {
         return None;
     }
-    // A special scheme skips any slashes and backslashes before the
-    // authority, which ends at the first of these.
-    let rest = rest.trim_start_matches(['/', '\\']);
-    let end = rest.find(['/', '\\', '?', '#']).unwrap_or(rest.len());
+    let scheme = scheme.to_ascii_lowercase();
+    let host = match scheme.as_str() {
+        "file" => file_host(rest)?,
+        // A special scheme skips any slashes and backslashes before the
+        // authority.
+        "http" | "https" | "ws" | "wss" | "ftp" => {
+            Some(authority_host(rest.trim_start_matches(['/', '\\']), true)??)
+        }
+        _ => match rest.strip_prefix("//") {
+            Some(authority) => authority_host(authority, false)?,
+            None => None,
+        },
+    };
+    Some(Parsed { scheme, host })
+}
+
+/// The host of `https` URL `url`, `None` when it is not one or does not
+/// parse.
+pub(crate) fn https_host(url: &str) -> Option<Host> {
+    parse_url(url)
+        .filter(|p| p.scheme == "https")
+        .and_then(|p| p.host)
+}
+
+/// The authority at the start of `rest`: `None` when the parser refuses
+/// it, else the host of a special scheme (`Some(None)` for another's).
+fn authority_host(rest: &str, special: bool) -> Option<Option<Host>> {
+    let ends: &[char] = if special {
+        &['/', '\\', '?', '#']
+    } else {
+        &['/', '?', '#']
+    };
+    let end = rest.find(ends).unwrap_or(rest.len());
     let authority = &rest[..end];
     let host_port = match authority.rfind('@') {
         Some(at) => &authority[at + 1..],
@@ -97,7 +151,9 @@ pub(crate) fn https_host(url: &str) -> Option<Host> {
         Some(i) => (&host_port[..i], Some(&host_port[i + 1..])),
         None => (host_port, None),
     };
-    if host.is_empty() {
+    // An empty host fails a special scheme, and any scheme before a port
+    // or after credentials.
+    if host.is_empty() && (special || split.is_some() || authority.contains('@')) {
         return None;
     }
     if let Some(port) = port
@@ -108,7 +164,61 @@ pub(crate) fn https_host(url: &str) -> Option<Host> {
     {
         return None;
     }
-    parse_host(host)
+    if special {
+        parse_host(host).map(Some)
+    } else {
+        opaque_host_ok(host).then_some(None)
+    }
+}
+
+/// A `file:` URL's host: named after two slashes, where a drive letter or
+/// nothing names none.
+fn file_host(rest: &str) -> Option<Option<Host>> {
+    let mut chars = rest.chars();
+    let slash = |c: Option<char>| matches!(c, Some('/' | '\\'));
+    if !(slash(chars.next()) && slash(chars.next())) {
+        return Some(None);
+    }
+    let after = chars.as_str();
+    let end = after.find(['/', '\\', '?', '#']).unwrap_or(after.len());
+    let buffer = &after[..end];
+    let mut b = buffer.chars();
+    let drive = buffer.chars().count() == 2
+        && b.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && matches!(b.next(), Some(':' | '|'));
+    if drive || buffer.is_empty() {
+        return Some(None);
+    }
+    parse_host(buffer).map(Some)
+}
+
+/// A non-special scheme's opaque host: an IPv6 address in brackets, or
+/// text without a forbidden host code point.
+fn opaque_host_ok(host: &str) -> bool {
+    if let Some(inner) = host.strip_prefix('[') {
+        return inner.strip_suffix(']').and_then(parse_ipv6).is_some();
+    }
+    !host.chars().any(|c| {
+        matches!(
+            c,
+            '\0' | '\t'
+                | '\n'
+                | '\r'
+                | ' '
+                | '#'
+                | '/'
+                | ':'
+                | '<'
+                | '>'
+                | '?'
+                | '@'
+                | '['
+                | '\\'
+                | ']'
+                | '^'
+                | '|'
+        )
+    })
 }
 
 /// The WHATWG host parser for a special scheme.
@@ -852,6 +962,48 @@ mod tests {
         ] {
             assert_eq!(archive_url(url).as_deref(), Some(url), "{url}");
         }
+    }
+
+    #[test]
+    fn every_scheme_is_refused_or_accepted_as_the_whatwg_parser_does() {
+        for url in [
+            "foo:bar",
+            "mailto:x",
+            "javascript:alert(1)",
+            "file:///x",
+            "file://c:/x",
+            "https:x.example",
+            "https:///x.example",
+            "foo://a%b/",
+            "foo://",
+            "HTTP://X.EXAMPLE",
+            "wss://x.example",
+            "https://x.example:0080/",
+        ] {
+            assert!(parse_url(url).is_some(), "{url}");
+        }
+        for url in [
+            "http:",
+            "http://",
+            "a b:c",
+            "1http://x",
+            "foo://a b/",
+            "foo://[x/",
+            "foo://a|b/",
+            "foo://a:xx/",
+            "foo://a\\b/",
+            "foo://@/",
+            "foo://:1/",
+            "file://exa mple/x",
+            "https://user@/",
+            "https://[fe80::1%25x]/",
+        ] {
+            assert_eq!(parse_url(url), None, "{url}");
+        }
+        assert_eq!(
+            zod_url("\u{a0}https://x.example/\u{3000}").as_deref(),
+            Some("https://x.example/")
+        );
     }
 
     #[test]

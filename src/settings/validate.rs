@@ -23,15 +23,14 @@ use super::managed_mcp::managed_servers;
 use super::marketplace_settings::has_unknown_plugin_kind;
 use super::permission_rule::{RuleList, is_valid_rule};
 use super::policy_helpers::policy_helpers;
-use super::url_host::archive_url;
+use super::url_host::{archive_url, zod_url};
 use super::validate_credentials as credentials;
 use super::validate_hooks::{Hooks, read_hooks};
 use super::validate_rule::{Field, Kind, Need, OnWrong, Rule, Special};
 use super::validate_rules::RULES;
 use super::validate_shapes as shapes;
 use super::validate_values::{
-    PERMISSION_MODES, is_clock, is_http_url, is_npm_package, is_safe_int, is_server_name, is_url,
-    server_entry,
+    PERMISSION_MODES, http_url, is_clock, is_npm_package, is_safe_int, is_server_name, server_entry,
 };
 
 /// Which kind of source a document is.
@@ -170,7 +169,8 @@ fn check(kind: Kind, value: Value, reader: Reader) -> Checked {
         (Kind::OneOf(names), Value::String(s)) => names.contains(&s.as_str()),
         (Kind::OneOfElse(names, _), Value::String(s)) if names.contains(&s.as_str()) => true,
         (Kind::OneOfElse(_, other), _) => return Checked::Keep(Value::String(other.into())),
-        (Kind::Url, Value::String(s)) => is_url(s),
+        // Kept as zod's URL check leaves it (trimmed, no tabs).
+        (Kind::Url, Value::String(s)) => return zod_url(s).map(Value::String).into(),
         (Kind::Int { above }, Value::Number(n)) => is_safe_int(n).is_some_and(|i| i > above),
         (Kind::Rate { zero }, Value::Number(n)) => n
             .as_f64()
@@ -487,7 +487,7 @@ fn read_special(special: Special, value: Value, reader: Reader) -> Checked {
         }
         (Special::Tips, _) => kept(Value::Array(Vec::new())),
         (Special::NpmPackage, Value::String(p)) if is_npm_package(&p) => kept(Value::String(p)),
-        (Special::HttpUrl, Value::String(u)) if is_http_url(&u) => kept(Value::String(u)),
+        (Special::HttpUrl, Value::String(u)) => http_url(&u).map(Value::String).into(),
         (Special::ArchiveUrl, Value::String(u)) => archive_url(&u).map(Value::String).into(),
         (Special::StrWhere(ok), Value::String(s)) if ok(&s) => kept(Value::String(s)),
         (Special::PositiveIntUpTo(max), Value::Number(n))

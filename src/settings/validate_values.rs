@@ -1,8 +1,11 @@
 //! The value tests of the settings schema that its kinds name but do not
-//! compose: URLs, clock times, safe integers, MCP server names and entries,
-//! permission modes. Leaves of `validate.rs`.
+//! compose: `http(s)` URLs (parsed by `url_host.rs`), clock times, safe
+//! integers, MCP server names and entries, permission modes. Leaves of
+//! `validate.rs`.
 
 use serde_json::{Map, Value};
+
+use super::url_host::{parse_url, zod_url};
 
 /// A JavaScript safe integer (a whole `1.0` counts, as in JSON it is 1).
 pub(crate) fn is_safe_int(n: &serde_json::Number) -> Option<i64> {
@@ -14,36 +17,19 @@ pub(crate) fn is_safe_int(n: &serde_json::Number) -> Option<i64> {
     (x.fract() == 0.0 && x.abs() <= SAFE).then_some(x as i64)
 }
 
-/// Whether `s` parses as an absolute URL, roughly as WHATWG's parser
-/// takes it: a scheme (a letter, then letters, digits, `+`, `-`, `.`), a
-/// colon, and for the web's schemes a host after `//`.
-pub(crate) fn is_url(s: &str) -> bool {
-    let s = s.trim();
-    let Some((scheme, rest)) = s.split_once(':') else {
-        return false;
-    };
-    let mut chars = scheme.chars();
-    let scheme_ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic())
-        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
-    if !scheme_ok {
-        return false;
-    }
-    let special = ["http", "https", "ws", "wss", "ftp"];
-    if special.contains(&scheme.to_ascii_lowercase().as_str()) {
-        let host = rest.trim_start_matches(['/', '\\']);
-        let host = host.split(['/', '?', '#', '\\']).next().unwrap_or_default();
-        return !host.is_empty() && !host.contains(' ');
-    }
-    true
-}
-
-/// An `http:` or `https:` URL with a host after `//`.
-pub(crate) fn is_http_url(s: &str) -> bool {
-    let lower = s.get(..8).unwrap_or(s).to_ascii_lowercase();
+/// `s` as TS keeps an `http(s)` URL (TS `$4` after zod's URL check): it
+/// begins `http://` or `https://` and a host, and parses with one of
+/// those schemes.
+pub(crate) fn http_url(s: &str) -> Option<String> {
+    let value = zod_url(s)?;
+    let lower = value.get(..8).unwrap_or(&value).to_ascii_lowercase();
     let rest = ["https://", "http://"]
         .iter()
-        .find_map(|p| lower.starts_with(p).then(|| &s[p.len()..]));
-    rest.is_some_and(|r| r.chars().next().is_some_and(|c| c != '/' && c != '\\')) && is_url(s)
+        .find_map(|p| lower.starts_with(p).then(|| value.get(p.len()..)))
+        .flatten();
+    let hosted = rest.is_some_and(|r| r.chars().next().is_some_and(|c| c != '/' && c != '\\'));
+    let scheme = parse_url(&value).map(|p| p.scheme);
+    (hosted && matches!(scheme.as_deref(), Some("http" | "https"))).then_some(value)
 }
 
 /// An npm package's name (`name` or `@scope/name`, lower-case, no `..`
