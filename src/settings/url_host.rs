@@ -12,7 +12,8 @@
 //! which code points map to ASCII, which a host may not hold, which marks
 //! may not begin a label and which are viramas. What it cannot give: the
 //! bidirectional rule, a non-joiner's context, whether a decoded `xn--`
-//! label is normalized and holds no character IDNA maps. A label refused
+//! label is normalized and holds no character IDNA maps to another
+//! non-ASCII one (`xn--dca`, an upper-case `É`). A label refused
 //! only by those names no internal host, so they only decide whether a
 //! public host's URL parses (kept here, dropped by TS).
 
@@ -51,20 +52,11 @@ pub(crate) fn archive_url(s: &str) -> Option<String> {
 /// JavaScript's `String.prototype.trim`: its white space and line
 /// terminators (not Rust's: U+FEFF is one, U+0085 is not).
 fn js_trim(s: &str) -> &str {
-    let space = |c: char| {
-        matches!(
-            c,
-            '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
-                ..='\u{200a}'
-                    | '\u{2028}'
-                    | '\u{2029}'
-                    | '\u{202f}'
-                    | '\u{205f}'
-                    | '\u{3000}'
-                    | '\u{feff}'
-        )
-    };
-    s.trim_matches(space)
+    const SPACES: &[char] = &[
+        '\t', '\n', '\u{b}', '\u{c}', '\r', ' ', '\u{a0}', '\u{1680}', '\u{2028}', '\u{2029}',
+        '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
+    ];
+    s.trim_matches(|c: char| SPACES.contains(&c) || ('\u{2000}'..='\u{200a}').contains(&c))
 }
 
 /// What the WHATWG parser reads of an absolute URL, or `None` when it
@@ -887,6 +879,7 @@ mod tests {
             "xn---",
             "xn--a",
             "xn--1ug",
+            "xn--b-yq0i",
             "xn--\u{fc}b",
         ] {
             assert!(!public(host), "{host}");
