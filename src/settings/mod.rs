@@ -69,6 +69,7 @@ mod sources_merge;
 mod types;
 mod url_host;
 mod url_host_ascii;
+mod url_idna;
 mod validate;
 mod validate_credentials;
 mod validate_hooks;
