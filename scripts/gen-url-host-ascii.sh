@@ -22,7 +22,7 @@
 #
 #   scripts/gen-url-host-ascii.sh
 #
-# Needs node (20 or later).
+# Needs node (20 or later) and rustfmt.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -100,4 +100,6 @@ out.push('];');
 console.log(out.join('\n'));
 JS
 mv "$OUT.tmp" "$OUT"
+# As `cargo fmt` leaves it, so a rerun changes nothing.
+rustfmt --edition 2024 "$OUT"
 echo "wrote $OUT"
