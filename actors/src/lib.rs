@@ -42,6 +42,7 @@ mod fault;
 mod reader;
 mod session;
 mod supervisor;
+mod task;
 mod transport;
 
 pub use reader::framing;

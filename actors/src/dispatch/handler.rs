@@ -243,7 +243,7 @@ fn queue_later(
     myself: ActorRef<HandlerMsg>,
     span: tracing::Span,
 ) -> AbortOnDropHandle<()> {
-    AbortOnDropHandle::new(tokio::spawn(
+    AbortOnDropHandle::new(crate::task::spawn(
         async move {
             unsent.queue().await;
             let _ = myself.cast(HandlerMsg::Queued);
@@ -295,7 +295,7 @@ impl Actor for HandlerActor {
             Some(outcome) => st.answer(token, outcome, &myself),
             None => {
                 let me = myself.clone();
-                let task = tokio::spawn(async move {
+                let task = crate::task::spawn(async move {
                     let outcome = answer.await;
                     let _ = me.cast(HandlerMsg::Answered(outcome));
                 });

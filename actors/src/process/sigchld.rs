@@ -66,7 +66,7 @@ fn start(b: &'static Broadcast) -> Option<JoinHandle<()>> {
             return None;
         }
     };
-    Some(tokio::spawn(async move {
+    Some(crate::task::spawn(async move {
         loop {
             tokio::select! {
                 got = sig.recv() => {

@@ -406,7 +406,7 @@ impl Actor for ReaderActor {
         // captured future would be stored twice in the task (as the
         // capture and as the future being polled), and this task lives as
         // long as the session.
-        let task = tokio::spawn(
+        let task = crate::task::spawn(
             async move {
                 let run = read_loop(stdout, max_line_bytes, lp);
                 // However the loop ends (EOF, a panic, or the actor killed

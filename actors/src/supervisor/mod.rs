@@ -146,7 +146,7 @@ impl SupervisorState {
             Phase::Running(ctx) => {
                 self.status.closing();
                 let run = sequence::run(*ctx, cause, self.urge.subscribe());
-                let task = tokio::spawn(run.instrument(self.shared.span.clone()));
+                let task = crate::task::spawn(run.instrument(self.shared.span.clone()));
                 Phase::Stopping(Some(AbortOnDropHandle::new(task)))
             }
             stopping => stopping,
@@ -200,7 +200,7 @@ impl Actor for SessionSupervisor {
         let stderr_task = match stderr {
             Some(s) => {
                 let (ring, done) = (stderr_ring.clone(), stderr_done.clone());
-                Some(AbortOnDropHandle::new(tokio::spawn(
+                Some(AbortOnDropHandle::new(crate::task::spawn(
                     async move {
                         // Latched however the drain ends (EOF, error, panic in on_stderr, abort).
                         let _latch = done.drop_guard();
@@ -226,7 +226,7 @@ impl Actor for SessionSupervisor {
                 dispatch: children.dispatch.clone(),
                 control_timeout,
             });
-            AbortOnDropHandle::new(tokio::spawn(run.instrument(shared.span.clone())))
+            AbortOnDropHandle::new(crate::task::spawn(run.instrument(shared.span.clone())))
         });
         let stop = StopContext {
             children,
@@ -283,7 +283,7 @@ impl Actor for SessionSupervisor {
                     None if !st.stopping() => {
                         let me = myself.clone();
                         let settle = st.eof_settle.min(st.grace);
-                        tokio::spawn(async move {
+                        crate::task::spawn(async move {
                             tokio::time::sleep(settle).await;
                             let _ = me.cast(SupervisorMsg::EofSettled);
                         });

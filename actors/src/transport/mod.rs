@@ -182,7 +182,7 @@ impl Actor for TransportActor {
         let close_stdin = CancellationToken::new();
         let (life_tx, life_rx) = mpsc::unbounded_channel();
         let span = args.shared.span.clone();
-        let writer = tokio::spawn(
+        let writer = crate::task::spawn(
             stdin_queue::writer_task(
                 args.writer,
                 close_stdin.clone(),
@@ -196,7 +196,7 @@ impl Actor for TransportActor {
             supervisor: args.supervisor,
             shared: args.shared,
         };
-        let life = tokio::spawn(
+        let life = crate::task::spawn(
             lifecycle_task(args.control, life_rx, ends, args.stdout_done).instrument(span),
         );
         Ok(TransportState {

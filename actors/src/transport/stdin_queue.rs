@@ -428,7 +428,7 @@ pub(crate) fn push_control_detached(
                 return;
             };
             let (stdin, shared) = (stdin.clone(), shared.clone());
-            rt.spawn(async move {
+            crate::task::spawn_on(&rt, async move {
                 let _ = stdin.push(&shared, Lane::Control, line, done).await;
             });
         }
