@@ -81,7 +81,7 @@ serde = { version = "1", features = ["derive"] }
 serde_json = { version = "1", features = ["raw_value"] }
 thiserror = "2"
 tracing = "0.1"
-rustix = { version = "1", features = ["process", "fs"] }
+rustix = { version = "1", features = ["process"] }
 memchr = "2.4"
 bytes = "1.7.1"
 libc = "0.2.183"' \
