@@ -5,7 +5,8 @@
 //! type it spawns. Boxing gives every task of this crate the same type, so
 //! one copy serves them all; a build of the crate compiles about 8% less.
 //! The box is one allocation beside the task's own, and the tasks here are
-//! per session or per control request, never per frame.
+//! per session or per control request, never per frame. A `tokio::spawn`
+//! written elsewhere in the crate would bring its copy back.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -19,7 +20,8 @@ type BoxTask = Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
 /// Spawns `task` on the current runtime (as `tokio::spawn`: panics outside
 /// one, which no caller here can be).
 pub(crate) fn spawn(task: impl Future<Output = ()> + Send + 'static) -> JoinHandle<()> {
-    spawn_boxed(Box::pin(task))
+    let task: BoxTask = Box::pin(task);
+    tokio::spawn(task)
 }
 
 /// Spawns `task` on `rt`.
@@ -27,13 +29,6 @@ pub(crate) fn spawn_on(
     rt: &Handle,
     task: impl Future<Output = ()> + Send + 'static,
 ) -> JoinHandle<()> {
-    spawn_boxed_on(rt, Box::pin(task))
-}
-
-fn spawn_boxed(task: BoxTask) -> JoinHandle<()> {
-    tokio::spawn(task)
-}
-
-fn spawn_boxed_on(rt: &Handle, task: BoxTask) -> JoinHandle<()> {
+    let task: BoxTask = Box::pin(task);
     rt.spawn(task)
 }
