@@ -97,6 +97,9 @@
 //! [`runtime`], and [`Error`] and [`Result`] here; [`prelude`] gathers what
 //! a first program names.
 
+// One boxed future type per crate for spawned tasks (`task.rs`).
+#![cfg_attr(not(test), deny(clippy::disallowed_methods))]
+
 pub mod callbacks;
 pub mod client;
 pub mod discovery;
@@ -121,6 +124,7 @@ pub mod sessions;
 pub mod settings;
 #[cfg(feature = "store")]
 pub mod store;
+mod task;
 #[cfg(feature = "telemetry")]
 pub mod telemetry;
 #[cfg(not(feature = "telemetry"))]

@@ -28,6 +28,9 @@
 //! # Ok(()) }
 //! ```
 
+// One boxed future type per crate for spawned tasks (`task.rs`).
+#![cfg_attr(not(test), deny(clippy::disallowed_methods))]
+
 pub mod channel;
 pub mod process;
 pub mod stderr;

@@ -270,7 +270,7 @@ impl Reading {
             // Nothing left to do: the ordered shutdown (EOF, then the grace
             // before any signal); the runtime keeps reading meanwhile.
             let c = self.client.clone();
-            tokio::spawn(async move { c.shutdown().await });
+            crate::task::spawn(async move { drop(c.shutdown().await) });
             return;
         }
         // Background work may still run (an agent's follow-up turn): EOF
@@ -334,7 +334,7 @@ async fn step(
             () = sleep_until(r.eof_deadline), if r.eof_deadline.is_some() => {
                 r.eof_deadline = None;
                 let c = r.client.clone();
-                tokio::spawn(async move { c.shutdown().await });
+                crate::task::spawn(async move { drop(c.shutdown().await) });
                 continue;
             }
         };
@@ -421,7 +421,7 @@ async fn begin(
         }
         PromptSource::Stream(mut prompts) => {
             let c = client.clone();
-            Some(AbortOnDropHandle::new(tokio::spawn(async move {
+            Some(AbortOnDropHandle::new(crate::task::spawn(async move {
                 while let Some(m) = prompts.next().await {
                     if c.send_message(&m).await.is_err() {
                         break;

@@ -125,7 +125,7 @@ pub(crate) fn forward_diagnostics(
             }
         }
     };
-    tokio::spawn(async move {
+    crate::task::spawn(async move {
         let mut flush_open = true;
         loop {
             tokio::select! {

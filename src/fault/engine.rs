@@ -181,7 +181,7 @@ impl Engine {
                     let process = self.process.clone();
                     // Bounded by `after`; the CLI may be gone by then, and
                     // the signal is then not sent (see `Process::signal`).
-                    tokio::spawn(async move {
+                    crate::task::spawn(async move {
                         tokio::time::sleep(after).await;
                         let cont = rustix::process::Signal::CONT.as_raw();
                         let _ = process.signal(Target::Group, cont);

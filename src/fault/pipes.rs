@@ -49,8 +49,8 @@ impl Transport for FaultTransport {
             *crate::extensions::lock(&this.slot) = Some(engine.clone());
             let (stdout_ours, stdout_theirs) = tokio::io::duplex(PIPE_BYTES);
             let (stdin_ours, stdin_theirs) = tokio::io::duplex(PIPE_BYTES);
-            tokio::spawn(stdout_pump(conn.reader, stdout_ours, engine.clone()));
-            tokio::spawn(stdin_pump(stdin_ours, conn.writer, engine));
+            crate::task::spawn(stdout_pump(conn.reader, stdout_ours, engine.clone()));
+            crate::task::spawn(stdin_pump(stdin_ours, conn.writer, engine));
             Ok(Connection {
                 reader: Box::new(stdout_theirs),
                 writer: Box::new(stdin_theirs),

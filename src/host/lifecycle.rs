@@ -60,7 +60,7 @@ pub(crate) struct Lifecycle {
 /// Starts the session's supervision task; its outcome goes to the host
 /// supervisor (which publishes it on the handle).
 pub(crate) fn spawn(lc: Lifecycle) {
-    tokio::spawn(async move {
+    crate::task::spawn(async move {
         let state = lc.state.clone();
         let host = lc.host.clone();
         let (id, tenant, queued_for) = (lc.id, lc.tenant.clone(), lc.queued_for);

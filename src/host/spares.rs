@@ -83,7 +83,7 @@ pub(crate) fn start(n: usize, template: &ClientBuilder, host: &ActorRef<HostMsg>
     for _ in 0..n {
         let builder = template.clone();
         let host = host.clone();
-        tokio::spawn(async move {
+        crate::task::spawn(async move {
             let client = match builder.connect().await {
                 Ok(c) => Some(c),
                 Err(e) => {

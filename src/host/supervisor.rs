@@ -241,7 +241,7 @@ impl HostState {
             Effect::Revive { id, waiter, evict } => match evict {
                 Some(spare) => {
                     tracing::debug!(session = %id, "a revival takes a warm spare's slot");
-                    tokio::spawn(async move {
+                    crate::task::spawn(async move {
                         spare.shutdown().await;
                         // A waiter gone has ended: its end frees the slot.
                         let _ = waiter.send(true);
@@ -304,7 +304,7 @@ impl HostState {
                 }
             }
             Effect::StopSpare(spare) => {
-                tokio::spawn(async move { spare.shutdown().await });
+                crate::task::spawn(async move { drop(spare.shutdown().await) });
             }
             Effect::Draining {
                 running,
@@ -371,7 +371,7 @@ impl HostState {
         // Its slot is ours once it is gone.
         let after = evict.map(|evicted| {
             let (tx, rx) = oneshot::channel();
-            tokio::spawn(async move {
+            crate::task::spawn(async move {
                 evicted.shutdown().await;
                 let _ = tx.send(());
             });

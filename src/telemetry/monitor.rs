@@ -12,7 +12,7 @@ use super::spans::SessionTrace;
 /// Watches `events` until the session's shutdown completes. Holds no
 /// session handle, so it never keeps a session alive.
 pub(crate) fn spawn(trace: Arc<SessionTrace>, mut events: broadcast::Receiver<SessionEvent>) {
-    tokio::spawn(async move {
+    crate::task::spawn(async move {
         // The session may have ended before we subscribed.
         trace.finish_if_ended();
         loop {

@@ -281,7 +281,7 @@ pub(crate) fn start(
     let done = finished.clone();
     let task_inbox = inbox.clone();
     let room = (full != Full::DropOldest).then(|| wait_for_room(inbox.clone(), finished.clone()));
-    tokio::spawn(async move {
+    crate::task::spawn(async move {
         let _done = done.drop_guard();
         worker.run(task_inbox).await;
     });

@@ -103,7 +103,7 @@ impl Drop for RedisLock {
                 std::mem::take(&mut self.key),
                 std::mem::take(&mut self.token),
             );
-            runtime.spawn(async move {
+            crate::task::spawn_on(&runtime, async move {
                 let _ = Script::new(RELEASE_LUA)
                     .key(&key)
                     .arg(&token)
