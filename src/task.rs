@@ -10,7 +10,6 @@
 use std::future::Future;
 use std::pin::Pin;
 
-use tokio::runtime::Handle;
 use tokio::task::JoinHandle;
 
 /// A task of this crate, boxed.
@@ -21,18 +20,4 @@ type BoxTask = Pin<Box<dyn Future<Output = ()> + Send + 'static>>;
 pub(crate) fn spawn(task: impl Future<Output = ()> + Send + 'static) -> JoinHandle<()> {
     let task: BoxTask = Box::pin(task);
     tokio::spawn(task)
-}
-
-/// Spawns `task` on `rt`.
-#[cfg_attr(
-    not(feature = "redis"),
-    allow(dead_code, reason = "the Redis store's lock uses it")
-)]
-#[allow(clippy::disallowed_methods, reason = "the one place that spawns")]
-pub(crate) fn spawn_on(
-    rt: &Handle,
-    task: impl Future<Output = ()> + Send + 'static,
-) -> JoinHandle<()> {
-    let task: BoxTask = Box::pin(task);
-    rt.spawn(task)
 }

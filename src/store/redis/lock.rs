@@ -97,13 +97,13 @@ impl Drop for RedisLock {
         }
         // Cancelled while holding the lock: release it in the background
         // rather than make every other writer wait out the lease.
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        if tokio::runtime::Handle::try_current().is_ok() {
             let (mut conn, key, token) = (
                 self.conn.clone(),
                 std::mem::take(&mut self.key),
                 std::mem::take(&mut self.token),
             );
-            crate::task::spawn_on(&runtime, async move {
+            crate::task::spawn(async move {
                 let _ = Script::new(RELEASE_LUA)
                     .key(&key)
                     .arg(&token)
