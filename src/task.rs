@@ -5,7 +5,8 @@
 //! (the runtime crate boxes its tasks the same way, `actors/src/task.rs`).
 //! Boxing costs one allocation per task; the tasks here are per session,
 //! per query or per host event, never per frame. Clippy refuses a direct
-//! `tokio::spawn` in this crate (`clippy.toml`).
+//! `tokio::spawn` in the crate's non-test code (`clippy.toml`, denied in
+//! `lib.rs`); unit tests may spawn directly.
 
 use std::future::Future;
 use std::pin::Pin;

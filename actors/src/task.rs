@@ -6,7 +6,8 @@
 //! one copy serves them all; a build of the crate compiles about 8% less.
 //! The box is one allocation beside the task's own, and the tasks here are
 //! per session or per control request, never per frame. Clippy refuses a
-//! direct `tokio::spawn` anywhere else in the crate (`clippy.toml`).
+//! direct `tokio::spawn` anywhere else in the crate's non-test code
+//! (`clippy.toml`, denied in `lib.rs`); unit tests may spawn directly.
 
 use std::future::Future;
 use std::pin::Pin;

@@ -19,7 +19,8 @@ use super::mcp::jsonrpc::{self, METHOD_NOT_FOUND};
 use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
 use super::user_dialog::{self, DialogHandler};
-use crate::protocol::{ControlRequestPayload, parse_json_tagged};
+use crate::protocol::de::Wire;
+use crate::protocol::{HookCallbackRequest, PermissionRequest, parse_json_variant};
 use claude_agent_actors::{
     CancellationToken, HandlerError, InboundHandler, InboundRequest, panic_message,
 };
@@ -31,7 +32,6 @@ type Routed = Result<Reply, String>;
 
 const CAN_USE_TOOL: &str = "can_use_tool";
 const HOOK_CALLBACK: &str = "hook_callback";
-const MISMATCH: &str = "the request's subtype member does not match the routed subtype";
 
 /// The permission callback, hooks and in-process MCP servers of a session.
 ///
@@ -175,9 +175,7 @@ impl Callbacks {
             .can_use_tool
             .clone()
             .ok_or("no can_use_tool callback is registered")?;
-        let ControlRequestPayload::CanUseTool(decoded) = decode(&request)? else {
-            return Err(MISMATCH.into());
-        };
+        let decoded: PermissionRequest = decode(&request)?;
         let original_input = decoded.input.clone();
         let tool_use_id = decoded.tool_use_id.clone();
         let tool_name = decoded.tool_name.clone();
@@ -209,9 +207,7 @@ impl Callbacks {
     }
 
     fn hook(&self, request: InboundRequest, cancel: CancellationToken) -> Routed {
-        let ControlRequestPayload::HookCallback(decoded) = decode(&request)? else {
-            return Err(MISMATCH.into());
-        };
+        let decoded: HookCallbackRequest = decode(&request)?;
         let callback_id = decoded
             .callback_id
             .ok_or("hook_callback request has no callback_id")?;
@@ -350,9 +346,10 @@ impl InboundHandler for Callbacks {
 
 /// Decodes the request's JSON text, as received, straight into the typed
 /// payload of its (scanned) subtype with the protocol's own parser (one
-/// pass, no intermediate `Value`; errors name the offending field).
-fn decode(request: &InboundRequest) -> Result<ControlRequestPayload, String> {
-    parse_json_tagged(request.request.json(), &request.subtype)
+/// pass, no intermediate `Value`; errors name the offending field). Only
+/// that payload's decoder is compiled here, not every request type's.
+fn decode<W: Wire>(request: &InboundRequest) -> Result<W, String> {
+    parse_json_variant(request.request.json(), "subtype", &request.subtype)
         .map_err(|e| format!("cannot decode {} request: {e}", request.subtype))
 }
 

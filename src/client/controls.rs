@@ -10,7 +10,7 @@ use crate::options::{PermissionMode, ThinkingDisplay};
 use crate::protocol::notes;
 use crate::protocol::{
     AgentInfo, ApplyFlagSettings, BackgroundTasks, BackgroundTasksReply, ContextUsage,
-    ControlRequestPayload, EmptyRequest, EncodeError, GetContextUsage, Interrupt, InterruptReceipt,
+    ControlRequestPayload, EmptyRequest, GetContextUsage, Interrupt, InterruptReceipt,
     McpPermissionModeOverrideReply, McpReconnect, McpServerInfo, McpStatusReply, McpToggle,
     ModelInfo, ParseError, PermissionModeReply, ReloadPlugins, ReloadPluginsReply,
     ReloadSkillsReply, RewindFiles, RewindFilesResult, SetMaxThinkingTokens,
@@ -344,11 +344,11 @@ fn set_display(request: &mut SetMaxThinkingTokens, display: Option<ThinkingDispl
     }
 }
 
-/// The request as JSON text. Written straight to text, as frames are: a
-/// `Value` in between would also compile every request type's serializer
-/// a second time, for `serde_json`'s value serializer.
+/// The request as JSON text, written straight to text as frames are (a
+/// `Value` in between would compile every request type's serializer a
+/// second time).
 fn encode(request: &ControlRequestPayload) -> Result<Box<RawValue>> {
-    serde_json::value::to_raw_value(request).map_err(|e| Error::Encode(EncodeError(e)))
+    request.to_sdk_json().map_err(Error::Encode)
 }
 
 /// Decodes a reply payload; absent or null is the type's default. A reply

@@ -1,6 +1,6 @@
 //! What a user turn can carry: text, content blocks, or a whole message.
 
-use crate::protocol::{Content, ContentBlock, Message, UserMessage};
+use crate::protocol::{Content, ContentBlock, TaggedRef, UserMessage};
 
 /// One user turn to send: plain text, content blocks (text, images,
 /// documents), or a ready [`UserMessage`].
@@ -49,9 +49,13 @@ impl Prompt {
 
     /// The frame as one NDJSON line (with `\n`).
     pub(crate) fn encode(message: &UserMessage) -> Result<bytes::Bytes, crate::Error> {
-        let line = Message::User(Box::new(message.clone()))
-            .to_line()
-            .map_err(crate::Error::Encode)?;
+        let mut line = crate::protocol::to_json(&TaggedRef {
+            key: "type",
+            tag: "user",
+            body: message,
+        })
+        .map_err(crate::Error::Encode)?;
+        line.push('\n');
         Ok(bytes::Bytes::from(line))
     }
 }
@@ -89,5 +93,29 @@ impl From<Vec<ContentBlock>> for Prompt {
 impl From<UserMessage> for Prompt {
     fn from(m: UserMessage) -> Self {
         Self::Message(Box::new(m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+
+    use super::*;
+    use crate::protocol::{Message, parse_message};
+
+    #[test]
+    fn a_prompt_is_written_as_the_user_message_its_enum_would_write() {
+        let line = br#"{"type":"user","message":{"role":"user","content":[{"type":"text","text":"hi"}]},"parent_tool_use_id":null,"session_id":"s1","x_extra":[1]}"#;
+        let Message::User(user) = parse_message(line).unwrap() else {
+            panic!("not a user message");
+        };
+        let mut marked = (*user).clone();
+        mark_verbatim(&mut marked);
+        for message in [*user, marked] {
+            let written = Prompt::encode(&message).unwrap();
+            let through_enum = Message::User(Box::new(message)).to_line().unwrap();
+            assert_eq!(written, through_enum.as_bytes());
+            assert!(written.ends_with(b"\n"));
+        }
     }
 }

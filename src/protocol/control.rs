@@ -17,11 +17,14 @@ pub mod permission;
 pub mod provenance;
 pub mod replies;
 pub mod requests;
+#[cfg(test)]
+mod sdk_json_tests;
 pub mod session_listings;
 pub mod session_replies;
 pub mod session_requests;
 
 use serde::Serialize;
+use serde_json::value::RawValue;
 
 use self::claim::ClaimSession;
 use self::hook_input::HookCallbackRequest;
@@ -138,6 +141,74 @@ tagged_enum! {
         /// A subtype this version does not model.
         Other { subtype }
     }
+}
+
+impl ControlRequestPayload {
+    /// This request as the JSON text the SDK sends, one request type at a
+    /// time: the writers of what only the CLI sends (`can_use_tool`,
+    /// `hook_callback`, `mcp_message`) are not compiled into every build
+    /// that sends requests. Those three are refused; [`ControlRequest::to_json`]
+    /// still writes any payload.
+    pub(crate) fn to_sdk_json(&self) -> Result<Box<RawValue>, EncodeError> {
+        use ControlRequestPayload as P;
+        let tag = self.tag();
+        match self {
+            P::Initialize(r) => sdk_json(tag, r),
+            P::Interrupt(r) => sdk_json(tag, r),
+            P::SetPermissionMode(r) => sdk_json(tag, r),
+            P::SetModel(r) => sdk_json(tag, r),
+            P::RewindFiles(r) => sdk_json(tag, r),
+            P::GetContextUsage(r) => sdk_json(tag, r),
+            P::McpReconnect(r) => sdk_json(tag, r),
+            P::McpToggle(r) => sdk_json(tag, r),
+            P::StopTask(r) => sdk_json(tag, r),
+            P::SetMaxThinkingTokens(r) => sdk_json(tag, r),
+            P::ApplyFlagSettings(r) => sdk_json(tag, r),
+            P::UpdateSettings(r) => sdk_json(tag, r),
+            P::ReloadPlugins(r) => sdk_json(tag, r),
+            P::BackgroundTasks(r) => sdk_json(tag, r),
+            P::SeedReadState(r) => sdk_json(tag, r),
+            P::CancelAsyncMessage(r) => sdk_json(tag, r),
+            P::RenameSession(r) => sdk_json(tag, r),
+            P::GetUsage(r) => sdk_json(tag, r),
+            P::ReadFile(r) => sdk_json(tag, r),
+            P::McpReadResource(r) => sdk_json(tag, r),
+            P::GetTaskOutput(r) => sdk_json(tag, r),
+            P::SetMcpPermissionModeOverride(r) => sdk_json(tag, r),
+            P::SetCwd(r) => sdk_json(tag, r),
+            P::FileSuggestions(r) => sdk_json(tag, r),
+            P::McpCall(r) => sdk_json(tag, r),
+            P::RegisterRepoRoot(r) => sdk_json(tag, r),
+            P::SetHasSubscribers(r) => sdk_json(tag, r),
+            P::ClaimSession(r) => sdk_json(tag, r),
+            P::McpStatus(r)
+            | P::GetSettings(r)
+            | P::ReloadSkills(r)
+            | P::ReloadOutputStyles(r)
+            | P::ListModels(r)
+            | P::GetHooksListing(r)
+            | P::ListPermissionRules(r)
+            | P::GetSessionCost(r)
+            | P::GetBinaryVersion(r) => sdk_json(tag, r),
+            // Tags included, as received or built.
+            P::Other { raw, .. } => Ok(serde_json::value::to_raw_value(raw)?),
+            P::CanUseTool(_) | P::HookCallback(_) | P::McpMessage(_) => {
+                Err(EncodeError(serde::ser::Error::custom(format!(
+                    "`{tag}` is a request the CLI sends, not one the SDK sends to it"
+                ))))
+            }
+        }
+    }
+}
+
+/// `{"subtype": tag, ...body}` as JSON text.
+fn sdk_json<W: super::de::Wire>(tag: &str, body: &W) -> Result<Box<RawValue>, EncodeError> {
+    let request = super::TaggedRef {
+        key: "subtype",
+        tag,
+        body,
+    };
+    Ok(serde_json::value::to_raw_value(&request)?)
 }
 
 impl ControlRequest {

@@ -15,10 +15,12 @@ macro_rules! frame_methods {
     ($($t:ty),*) => {$(
         impl $t {
             /// The JSON text of this frame, `type` included (no trailing newline).
+            #[inline]
             pub fn to_json(&self) -> Result<String, EncodeError> {
                 super::parse::to_json(&StdoutFrameRef::from(self))
             }
             /// The JSON text plus `\n`, ready to write as one NDJSON line.
+            #[inline]
             pub fn to_line(&self) -> Result<String, EncodeError> {
                 self.to_json().map(|s| s + "\n")
             }
@@ -65,6 +67,24 @@ impl Serialize for StdoutFrameRef<'_> {
 fn write_typed<M: SerializeMap, W: Wire>(m: &mut M, kind: &str, w: &W) -> Result<(), M::Error> {
     m.serialize_entry("type", kind)?;
     w.write_fields(m)
+}
+
+/// One protocol struct under a known tag (`"type": "user"`, `"subtype":
+/// "interrupt"`), written without going through its enum: what the library
+/// itself sends is compiled alone, not every variant's writer.
+pub(crate) struct TaggedRef<'a, W> {
+    pub(crate) key: &'static str,
+    pub(crate) tag: &'a str,
+    pub(crate) body: &'a W,
+}
+
+impl<W: Wire> Serialize for TaggedRef<'_, W> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry(self.key, self.tag)?;
+        self.body.write_fields(&mut m)?;
+        m.end()
+    }
 }
 
 fn write_message<M: SerializeMap>(m: &mut M, msg: &Message) -> Result<(), M::Error> {

@@ -123,11 +123,13 @@ impl Message {
     }
 
     /// The JSON text of this message (no trailing newline).
+    #[inline]
     pub fn to_json(&self) -> Result<String, EncodeError> {
         super::parse::to_json(self)
     }
 
     /// The JSON text plus `\n`, ready to write as one NDJSON line.
+    #[inline]
     pub fn to_line(&self) -> Result<String, EncodeError> {
         self.to_json().map(|s| s + "\n")
     }
@@ -189,11 +191,13 @@ impl StdoutFrame {
     }
 
     /// The JSON text of this frame (no trailing newline).
+    #[inline]
     pub fn to_json(&self) -> Result<String, EncodeError> {
         super::parse::to_json(self)
     }
 
     /// The JSON text plus `\n`, ready to write as one NDJSON line.
+    #[inline]
     pub fn to_line(&self) -> Result<String, EncodeError> {
         self.to_json().map(|s| s + "\n")
     }

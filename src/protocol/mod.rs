@@ -169,10 +169,11 @@ pub use events::{
     ToolProgress, ToolUseSummary,
 };
 pub use extra::Extras;
+pub(crate) use frame_serde::TaggedRef;
 pub use message::{Message, StdoutFrame};
 pub use mirror_error::{MirrorError, MirrorKey};
 pub use origin::MessageOrigin;
-pub(crate) use parse::parse_json_tagged;
+pub(crate) use parse::{parse_json_variant, to_json};
 pub use parse::{parse_line, parse_message};
 pub use rate_limit::{RateLimitEvent, RateLimitInfo};
 pub use raw::RawJson;

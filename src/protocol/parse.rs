@@ -6,7 +6,7 @@ use serde::Deserialize;
 use serde::de::{DeserializeSeed, IgnoredAny};
 use serde_json::error::Category;
 
-use super::de::{KnownTag, Tagged, strip_position};
+use super::de::{KnownVariant, Wire, strip_position};
 use super::error::prefix_of;
 use super::notes::{self, NoteKind};
 use super::{EncodeError, Message, ParseError, StdoutFrame};
@@ -23,6 +23,7 @@ use super::{EncodeError, Message, ParseError, StdoutFrame};
 /// assert_eq!(frame.kind(), "control_cancel_request");
 /// assert!(matches!(frame, StdoutFrame::ControlCancelRequest(_)));
 /// ```
+#[inline]
 pub fn parse_line(line: &[u8]) -> Result<StdoutFrame, ParseError> {
     parse_json(line, true)
 }
@@ -43,11 +44,15 @@ pub(crate) fn parse_json<'a, T: Deserialize<'a>>(
     parse_json_seed(line, object, PhantomData::<T>)
 }
 
-/// Parses a tagged protocol enum whose tag value is already known (the
-/// reader's envelope scan read it): one pass straight into the variant, no
-/// search for the tag and no members buffered before it.
-pub(crate) fn parse_json_tagged<T: Tagged>(line: &[u8], tag: &str) -> Result<T, ParseError> {
-    parse_json_seed(line, true, KnownTag::<T>::new(tag))
+/// Parses the struct of one variant of a tagged enum whose tag is already
+/// known (`"subtype": "can_use_tool"`): only that struct's decoder is
+/// compiled in, not every variant's.
+pub(crate) fn parse_json_variant<W: Wire>(
+    line: &[u8],
+    key: &'static str,
+    tag: &str,
+) -> Result<W, ParseError> {
+    parse_json_seed(line, true, KnownVariant::<W>::new(key, tag))
 }
 
 /// [`parse_json`] with a seed.
@@ -172,7 +177,9 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::protocol::ControlRequestPayload;
+    use crate::protocol::{
+        ControlRequestPayload, HookCallbackRequest, McpMessageRequest, PermissionRequest,
+    };
 
     /// Every control request the CLI sent in the recorded transcripts.
     fn recorded_requests() -> Vec<Value> {
@@ -194,9 +201,10 @@ mod tests {
     }
 
     #[test]
-    fn a_known_tag_parses_exactly_as_the_tag_search_does_in_any_member_order() {
+    fn a_known_subtype_parses_its_payload_exactly_as_the_tag_search_does_in_any_member_order() {
         let requests = recorded_requests();
         assert!(requests.len() >= 4, "{} requests", requests.len());
+        let mut routed = 0;
         for request in requests {
             let subtype = request["subtype"].as_str().unwrap().to_owned();
             // The CLI's own order (tag first), then keys sorted (tag late).
@@ -209,16 +217,36 @@ mod tests {
             text.push_str(&format!("{sep}\"subtype\":{tag}}}"));
             for line in [as_sent, text.into_bytes()] {
                 let searched: ControlRequestPayload = parse_json(&line, true).unwrap();
-                let known: ControlRequestPayload = parse_json_tagged(&line, &subtype).unwrap();
-                assert_eq!(known, searched, "{}", String::from_utf8_lossy(&line));
+                let shown = String::from_utf8_lossy(&line).into_owned();
+                match searched {
+                    ControlRequestPayload::CanUseTool(p) => {
+                        let known: PermissionRequest =
+                            parse_json_variant(&line, "subtype", &subtype).unwrap();
+                        assert_eq!(known, p, "{shown}");
+                    }
+                    ControlRequestPayload::HookCallback(h) => {
+                        let known: HookCallbackRequest =
+                            parse_json_variant(&line, "subtype", &subtype).unwrap();
+                        assert_eq!(known, h, "{shown}");
+                    }
+                    ControlRequestPayload::McpMessage(m) => {
+                        let known: McpMessageRequest =
+                            parse_json_variant(&line, "subtype", &subtype).unwrap();
+                        assert_eq!(known, m, "{shown}");
+                    }
+                    _ => continue,
+                }
+                routed += 1;
             }
         }
+        assert!(routed >= 4, "{routed} routed requests compared");
     }
 
     #[test]
-    fn a_known_tag_rejects_a_member_that_contradicts_it() {
+    fn a_known_subtype_rejects_a_member_that_contradicts_it() {
         let line = br#"{"subtype":"hook_callback","callback_id":"h1"}"#;
-        let err = parse_json_tagged::<ControlRequestPayload>(line, "can_use_tool").unwrap_err();
+        let err =
+            parse_json_variant::<PermissionRequest>(line, "subtype", "can_use_tool").unwrap_err();
         assert!(err.to_string().contains("subtype"), "{err}");
     }
 }

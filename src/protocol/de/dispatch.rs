@@ -201,20 +201,6 @@ pub(crate) fn visit_tagged<'de, A: MapAccess<'de>, T: Tagged>(
     finish(b)
 }
 
-/// Reads a tagged enum whose tag value is known already: members go
-/// straight to the variant's builder; a tag member, where present, must
-/// repeat the known value.
-pub(crate) fn visit_known_tag<'de, A: MapAccess<'de>, T: Tagged>(
-    mut map: A,
-    tag: &str,
-) -> Result<T, A::Error> {
-    let mut b = T::select(tag);
-    let own = [(T::TAG, tag)];
-    b.seed_tags(&own);
-    drain_into(&mut map, &mut b, Vec::new(), &own)?;
-    finish(b)
-}
-
 #[cfg(test)]
 mod tests {
     #![allow(clippy::unwrap_used)]

@@ -21,9 +21,7 @@ use super::notes;
 
 mod dispatch;
 
-pub(crate) use dispatch::{
-    drain_into, find_tag, strip_position, visit_known_tag, visit_struct, visit_tagged,
-};
+pub(crate) use dispatch::{drain_into, find_tag, strip_position, visit_struct, visit_tagged};
 
 /// A map key or tag value, borrowed from the input when it has no escapes.
 #[derive(Debug, Clone, PartialEq)]
@@ -222,35 +220,39 @@ impl<'de, T: Tagged> Visitor<'de> for TaggedVisitor<T> {
     }
 }
 
-/// Seed for a [`Tagged`] enum whose tag value is known before parsing.
-pub(crate) struct KnownTag<'t, T> {
+/// Seed for one variant's struct of a tagged enum whose tag is known (the
+/// reader's scan read it): the struct's decoder alone, not the enum's.
+pub(crate) struct KnownVariant<'t, W> {
+    key: &'static str,
     tag: &'t str,
-    marker: PhantomData<T>,
+    marker: PhantomData<W>,
 }
 
-impl<'t, T> KnownTag<'t, T> {
-    pub(crate) fn new(tag: &'t str) -> Self {
+impl<'t, W> KnownVariant<'t, W> {
+    pub(crate) fn new(key: &'static str, tag: &'t str) -> Self {
         Self {
+            key,
             tag,
             marker: PhantomData,
         }
     }
 }
 
-impl<'de, T: Tagged> de::DeserializeSeed<'de> for KnownTag<'_, T> {
-    type Value = T;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+impl<'de, W: Wire> de::DeserializeSeed<'de> for KnownVariant<'_, W> {
+    type Value = W;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<W, D::Error> {
         d.deserialize_map(self)
     }
 }
 
-impl<'de, T: Tagged> Visitor<'de> for KnownTag<'_, T> {
-    type Value = T;
+impl<'de, W: Wire> Visitor<'de> for KnownVariant<'_, W> {
+    type Value = W;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        expecting_object(f, T::LABEL)
+        expecting_object(f, W::LABEL)
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
-        visit_known_tag(map, self.tag)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<W, A::Error> {
+        // A tag member, where present, must repeat the known value.
+        visit_struct(map, Vec::new(), &[(self.key, self.tag)])
     }
 }
 
