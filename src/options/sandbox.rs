@@ -93,6 +93,9 @@ pub struct SandboxNetwork {
 
 impl SandboxSettings {
     /// Settings from their JSON form (the settings file's `sandbox` object).
+    // Inline: the library never calls it, so its decoder is compiled only
+    // where a user does.
+    #[inline]
     pub fn from_json(value: Value) -> Result<Self, serde_json::Error> {
         serde_json::from_value(value)
     }
