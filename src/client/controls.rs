@@ -73,7 +73,9 @@ impl McpPromptMode {
 impl Client {
     /// Sends a typed request payload and decodes the typed reply. An
     /// absent or null payload decodes as the reply type's default (older
-    /// CLIs answer some requests with an empty success).
+    /// CLIs answer some requests with an empty success). The requests only
+    /// the CLI sends (`can_use_tool`, `hook_callback`, `mcp_message`) are
+    /// refused with [`Error::Encode`] before anything is written.
     pub async fn control_typed<T: DeserializeOwned + Default>(
         &self,
         request: &ControlRequestPayload,
