@@ -14,6 +14,10 @@
 #   scripts/build-weight.sh              # 3 rounds
 #   scripts/build-weight.sh --reps 1     # one round
 #   scripts/build-weight.sh --only ours,sdkrs
+#   scripts/build-weight.sh --before ../old --only ours,before,sdkrs
+#                                        # and this library at another
+#                                        # checkout (e.g. a git worktree of
+#                                        # the commit before a change)
 #
 # Everything goes to a temporary directory (removed at the end; --keep to
 # keep it). CARGO_HOME is the usual one, so nothing is downloaded inside the
@@ -27,14 +31,19 @@ REPO=$PWD
 REPS=3
 ONLY="ours,minimal,floor,sdkrs,ccsdk,tool"
 KEEP=0
+BEFORE=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --reps) REPS=$2; shift 2 ;;
         --only) ONLY=$2; shift 2 ;;
         --keep) KEEP=1; shift ;;
-        *) echo "usage: $0 [--reps N] [--only ours,minimal,floor,sdkrs,ccsdk,tool] [--keep]" >&2; exit 2 ;;
+        --before) BEFORE=$(cd "$2" && pwd); shift 2 ;;
+        *) echo "usage: $0 [--reps N] [--only ours,before,minimal,floor,sdkrs,ccsdk,tool] [--before DIR] [--keep]" >&2; exit 2 ;;
     esac
 done
+case ",$ONLY," in
+    *,before,*) [ -n "$BEFORE" ] || { echo "--only before needs --before DIR" >&2; exit 2; } ;;
+esac
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/build-weight.XXXXXX")
 cleanup() { if [ "$KEEP" = 0 ]; then rm -rf "$WORK"; else echo "kept $WORK" >&2; fi; }
@@ -70,6 +79,10 @@ EOF
 
 hello ours "claude-agent = { path = \"$REPO\" }" \
     'std::hint::black_box(claude_agent::client::ClientBuilder::new(claude_agent::options::Options::new()));'
+if [ -n "$BEFORE" ]; then
+    hello before "claude-agent = { path = \"$BEFORE\" }" \
+        'std::hint::black_box(claude_agent::client::ClientBuilder::new(claude_agent::options::Options::new()));'
+fi
 hello minimal "claude-agent = { path = \"$REPO\", default-features = false }" \
     'std::hint::black_box(claude_agent::client::ClientBuilder::new(claude_agent::options::Options::new()));'
 # The floor: the normal dependencies of the library's default build, with
@@ -95,6 +108,7 @@ hello ccsdk 'cc-sdk = "=0.8.1"' \
 label() {
     case "$1" in
         ours) echo "this library (default features)" ;;
+        before) echo "this library at $BEFORE (default features)" ;;
         minimal) echo "this library (no default features)" ;;
         floor) echo "floor: its dependencies, none of its code" ;;
         sdkrs) echo "claude-agent-sdk-rs 0.6.4" ;;
@@ -149,7 +163,7 @@ done
 python3 - "$RESULTS" <<'EOF' >&2
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-names = {"ours": "this library (default features)", "minimal": "this library (no default features)",
+names = {"ours": "this library (default features)", "before": "the same at --before DIR", "minimal": "this library (no default features)",
          "floor": "floor: its dependencies, none of its code",
          "sdkrs": "claude-agent-sdk-rs 0.6.4", "ccsdk": "cc-sdk 0.8.1", "tool": "the tool (cargo install --path cli)"}
 order = [b for b in names if any(r["build"] == b for r in rows)]
@@ -171,4 +185,8 @@ if "sdkrs" in med:
             continue
         c, w, p = med[b]
         print(f"  {names[b]:<38} crates {c / c0:.2f}x  wall {w / w0:.2f}x  CPU {p / p0:.2f}x")
+if "before" in med and "ours" in med:
+    _, wb, pb = med["before"]
+    _, wo, po = med["ours"]
+    print(f"\nthis library against --before: wall {wo / wb:.3f}x  CPU {po / pb:.3f}x")
 EOF
