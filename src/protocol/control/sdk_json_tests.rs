@@ -49,6 +49,31 @@ const SDK_SUBTYPES: &[&str] = &[
     "claim_session",
 ];
 
+/// The subtypes the enum declares, read from its source, so a request type
+/// added later cannot escape the tests below.
+fn declared_subtypes() -> Vec<String> {
+    let source = include_str!("../control.rs");
+    let start = source.find("pub enum ControlRequestPayload").unwrap();
+    let end = start + source[start..].find("@other").unwrap();
+    source[start..end]
+        .lines()
+        .filter_map(|l| l.trim().split_once(") = \""))
+        .map(|(_, rest)| rest.trim_end_matches("\",").to_owned())
+        .collect()
+}
+
+#[test]
+fn the_sdk_subtypes_are_every_declared_subtype_but_the_three_the_cli_sends() {
+    let mut sdk: Vec<String> = declared_subtypes()
+        .into_iter()
+        .filter(|s| !["can_use_tool", "hook_callback", "mcp_message"].contains(&s.as_str()))
+        .collect();
+    sdk.sort();
+    let mut listed: Vec<String> = SDK_SUBTYPES.iter().map(|s| (*s).to_owned()).collect();
+    listed.sort();
+    assert_eq!(sdk, listed);
+}
+
 fn payload(v: &Value) -> ControlRequestPayload {
     parse_json(v.to_string().as_bytes(), true).unwrap()
 }
