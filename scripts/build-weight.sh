@@ -94,12 +94,12 @@ serde = { version = "1", features = ["derive"] }
 serde_json = { version = "1", features = ["raw_value"] }
 thiserror = "2"
 tracing = "0.1"
-rustix = { version = "1", features = ["process"] }
+rustix = { version = "1", features = ["process", "event"] }
 memchr = "2.4"
 bytes = "1.7.1"
 libc = "0.2.183"' \
     'std::hint::black_box((serde_json::from_str::<serde_json::Value>("{}").is_ok(), ractor::ActorId::Local(1), tokio_util::sync::CancellationToken::new()));' \
-    '"rt", "rt-multi-thread", "macros", "sync", "time", "io-util", "io-std", "net", "process", "signal", "fs"'
+    '"rt", "rt-multi-thread", "macros", "sync", "time", "io-util", "process", "signal"'
 hello sdkrs 'claude-agent-sdk-rs = "=0.6.4"' \
     'std::hint::black_box(claude_agent_sdk_rs::ClaudeAgentOptions::builder().build());'
 hello ccsdk 'cc-sdk = "=0.8.1"' \

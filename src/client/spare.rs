@@ -365,7 +365,14 @@ async fn make_parking_dir() -> Result<PathBuf> {
 }
 
 async fn remove_parking_dir(dir: &Path) {
-    if let Err(e) = tokio::fs::remove_dir_all(dir).await {
+    // std's on a blocking thread, as `make_parking_dir` does: tokio's `fs`
+    // comes only with the `store` feature.
+    let owned = dir.to_owned();
+    let removed = tokio::task::spawn_blocking(move || std::fs::remove_dir_all(owned))
+        .await
+        .map_err(std::io::Error::other)
+        .and_then(|r| r);
+    if let Err(e) = removed {
         tracing::warn!(path = %dir.display(), error = %e, "could not remove a spare's parking directory");
     }
 }

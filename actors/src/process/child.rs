@@ -52,9 +52,10 @@ impl Leader {
 /// How [`ChildProcess::wait`] learns that the leader exited.
 #[derive(Debug)]
 enum Waiter {
-    /// Linux >= 5.3: the pidfd turns readable when the process exits.
+    /// Linux >= 5.3: the pidfd turns readable when the process exits; the
+    /// exit watcher thread waits on it.
     #[cfg(target_os = "linux")]
-    Pidfd(tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>),
+    Pidfd(super::exit_watch::WatchedPidfd),
     /// Elsewhere (or when `pidfd_open` is refused): `try_wait` at a bounded
     /// interval.
     Poll,
@@ -66,11 +67,8 @@ impl Waiter {
         let fd = rustix::process::Pid::from_raw(pid as i32)
             .ok_or(rustix::io::Errno::INVAL)
             .and_then(|pid| rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()));
-        match fd
-            .map_err(std::io::Error::from)
-            .and_then(super::sys::register_pidfd)
-        {
-            Ok(fd) => Waiter::Pidfd(fd),
+        match fd {
+            Ok(fd) => super::exit_watch::WatchedPidfd::new(fd).map_or(Waiter::Poll, Waiter::Pidfd),
             Err(e) => {
                 tracing::debug!(pid, error = %e, "no pidfd; waiting by polling");
                 Waiter::Poll
@@ -89,8 +87,8 @@ const MAX_POLL_PAUSE: Duration = Duration::from_millis(50);
 
 impl ChildProcess {
     /// Wraps a freshly spawned child. Must run inside a tokio runtime with
-    /// IO enabled (the pipes, and later the pidfd, register with its
-    /// reactor). On error the child is killed and reaped by `Drop`.
+    /// IO enabled (the pipes register with its reactor). On error the child
+    /// is killed and reaped by `Drop`.
     pub(super) fn new(spawned: Spawned, label: Option<String>) -> std::io::Result<Self> {
         let Spawned {
             pid,
@@ -181,12 +179,11 @@ impl ChildProcess {
             match self.waiter.get_or_insert_with(|| Waiter::new(pid)) {
                 #[cfg(target_os = "linux")]
                 Waiter::Pidfd(fd) => {
-                    let mut ready = fd.readable().await?;
-                    if let Some(exit) = self.leader.try_wait()? {
-                        return Ok(exit);
+                    // Readable means exited: the next `try_wait` reaps it.
+                    if let Err(e) = fd.exited().await {
+                        tracing::debug!(pid, error = %e, "exit watcher unavailable; waiting by polling");
+                        self.waiter = Some(Waiter::Poll);
                     }
-                    // Spurious wakeup: only clears if no newer event arrived.
-                    ready.clear_ready();
                 }
                 Waiter::Poll => {
                     tokio::time::sleep(pause).await;
@@ -228,6 +225,30 @@ impl Drop for ChildProcess {
 mod tests {
     #![allow(clippy::unwrap_used)]
     use super::*;
+
+    /// On Linux the first wait that finds the leader running waits on its
+    /// pidfd through the exit watcher: not before the exit, promptly after
+    /// it, and a wait raced away in between loses nothing.
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_pidfd_waiter_waits_through_the_exit_watcher_and_reaps() {
+        let mut spec = super::super::ProcessSpec::new("sleep");
+        spec.args.push("300".into());
+        let mut child = super::super::spawn(spec).await.unwrap();
+        tokio::select! {
+            exit = child.wait() => panic!("exited early: {exit:?}"),
+            () = tokio::time::sleep(Duration::from_millis(20)) => {}
+        }
+        assert!(matches!(child.waiter, Some(Waiter::Pidfd(_))));
+        child.signal_group(Signal::Kill).unwrap();
+        let exit = tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .unwrap();
+        assert_eq!(exit.unwrap().signal, Some(Signal::Kill.number()));
+        assert!(matches!(child.waiter, Some(Waiter::Pidfd(_))));
+        let pid = child.pid();
+        assert!(super::super::live_processes().iter().all(|p| p.pid != pid));
+    }
 
     /// The polling fallback (no pidfd) waits, is cancel-safe, and reaps.
     #[tokio::test]

@@ -25,12 +25,13 @@
 //! - **Not `tokio::process`.** We spawn with `std::process` on that thread
 //!   (tokio's `Command` needs a runtime context there and ties reaping to the
 //!   runtime's SIGCHLD handling), then wrap the pipes as tokio types and wait
-//!   on a Linux pidfd registered with the reactor, opened by the first
-//!   `wait` (a session calls it once the CLI's stdout closed or it signalled
-//!   the CLI, so an idle session holds only its three pipes). Without pidfds
-//!   (old kernels, seccomp, other unix) `wait` polls `try_wait` at
-//!   intervals up to 50 ms. [`spawn`] therefore needs a tokio runtime with
-//!   IO enabled.
+//!   on a Linux pidfd, opened by the first `wait` (a session calls it once
+//!   the CLI's stdout closed or it signalled the CLI, so an idle session
+//!   holds only its three pipes). One more thread, started by the first
+//!   such wait, waits on every pidfd at once in `epoll` (`exit_watch.rs`:
+//!   tokio would need its `net` feature for that). Without pidfds (old
+//!   kernels, seccomp, other unix) `wait` polls `try_wait` at intervals up
+//!   to 50 ms. [`spawn`] therefore needs a tokio runtime with IO enabled.
 //! - **No zombies.** Dropping an unreaped [`ChildProcess`] sends `SIGKILL`
 //!   to the group and hands the child to a small reaper thread if it has not
 //!   died by the time `drop` returns.
@@ -58,6 +59,8 @@ mod control;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod direct_spawn;
 mod exit;
+#[cfg(target_os = "linux")]
+mod exit_watch;
 mod group;
 mod keeper;
 mod registry;

@@ -1,5 +1,5 @@
-//! The `pre_exec` hooks (parent-death signal, user switch) and registering
-//! a pidfd with the reactor. (`user.rs` holds the C library lookups.)
+//! The `pre_exec` hooks (parent-death signal, user switch). (`user.rs`
+//! holds the C library lookups.)
 //!
 //! Audit notes: the `pre_exec` hooks run in the forked child before `exec`,
 //! where only async-signal-safe calls are allowed. The parent-death hook
@@ -68,17 +68,3 @@ pub(super) fn switch_user(_cmd: &mut std::process::Command, _account: &super::Us
 /// Not available off Linux: a no-op (documented on `ProcessSpec`).
 #[cfg(not(target_os = "linux"))]
 pub(super) fn set_parent_death_signal(_cmd: &mut std::process::Command) {}
-
-/// Registers a pidfd with the tokio reactor, for readable (= exited) events.
-#[cfg(target_os = "linux")]
-pub(super) fn register_pidfd(
-    fd: std::os::fd::OwnedFd,
-) -> std::io::Result<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>> {
-    // SAFETY: an `OwnedFd` is a valid open descriptor that stays open and
-    // returns the same number from `as_raw_fd` until the `AsyncFd` that owns
-    // it drops it, which is exactly `register`'s contract.
-    let registered = unsafe {
-        tokio::io::unix::AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE)
-    };
-    registered.map_err(std::io::Error::from)
-}
