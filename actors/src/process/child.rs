@@ -171,20 +171,33 @@ impl ChildProcess {
     /// (one more file descriptor, held until this `ChildProcess` drops).
     pub async fn wait(&mut self) -> std::io::Result<ExitInfo> {
         let mut pause = Duration::from_millis(1);
+        // Set only by the pidfd waiter, which is Linux's.
+        #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
+        let mut woken = false;
         loop {
             if let Some(exit) = self.leader.try_wait()? {
                 return Ok(exit);
             }
+            if woken {
+                // Readable and not yet reapable (on older kernels a group
+                // leader's pidfd turns readable when the leader thread
+                // exits, before the rest of its group): the pidfd stays
+                // readable, so pause between looks rather than spin.
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(MAX_POLL_PAUSE);
+            }
             let pid = self.leader.pid;
             match self.waiter.get_or_insert_with(|| Waiter::new(pid)) {
                 #[cfg(target_os = "linux")]
-                Waiter::Pidfd(fd) => {
+                Waiter::Pidfd(fd) => match fd.exited().await {
                     // Readable means exited: the next `try_wait` reaps it.
-                    if let Err(e) = fd.exited().await {
+                    Ok(()) => woken = true,
+                    Err(e) => {
                         tracing::debug!(pid, error = %e, "exit watcher unavailable; waiting by polling");
                         self.waiter = Some(Waiter::Poll);
+                        woken = false;
                     }
-                }
+                },
                 Waiter::Poll => {
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(MAX_POLL_PAUSE);

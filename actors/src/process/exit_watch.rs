@@ -4,7 +4,7 @@
 //!
 //! Why a thread and not tokio's reactor: a pidfd registers with tokio only
 //! as an `AsyncFd`, which tokio builds only with its `net` feature (TCP,
-//! UDP and Unix sockets, and `socket2`): about 3.5 CPU seconds of every
+//! UDP and Unix sockets, and `socket2`): about 3 CPU seconds of every
 //! user's cold build, for a runtime that opens no socket. A pidfd turns
 //! readable once, when its process exits, so this thread wakes once per
 //! exit and does nothing else; like the spawner it never exits.
@@ -80,9 +80,11 @@ fn run(w: &'static Watcher) {
             Err(rustix::io::Errno::INTR) => continue,
             Err(e) => {
                 tracing::error!(error = %e, "the exit watcher stopped; exits are polled");
+                // Under the lock, so no wait registers after the clear:
+                // dropping the senders fails every pending wait.
+                let mut waiting = lock(w);
                 w.stopped.store(true, Ordering::Release);
-                // Dropping the senders fails every pending wait.
-                lock(w).clear();
+                waiting.clear();
                 return;
             }
         }
@@ -130,13 +132,17 @@ impl WatchedPidfd {
     /// readable, so that wait returns at once).
     pub(super) async fn exited(&mut self) -> std::io::Result<()> {
         let w = self.watcher;
-        if w.stopped.load(Ordering::Acquire) {
-            return Err(watcher_gone());
-        }
         let (tx, rx) = oneshot::channel();
-        // The waiter is in place before the pidfd is armed, so the event
-        // cannot come first and be missed.
-        lock(w).insert(self.token, tx);
+        {
+            // The waiter is in place before the pidfd is armed, so the
+            // event cannot come first and be missed; and `stopped` is read
+            // under the lock the thread sets it under.
+            let mut waiting = lock(w);
+            if w.stopped.load(Ordering::Acquire) {
+                return Err(watcher_gone());
+            }
+            waiting.insert(self.token, tx);
+        }
         let data = epoll::EventData::new_u64(self.token);
         let flags = epoll::EventFlags::IN | epoll::EventFlags::ONESHOT;
         let armed = if self.added {
