@@ -177,9 +177,31 @@ mod tests {
 
     use super::*;
 
-    fn pidfd_of(child: &std::process::Child) -> OwnedFd {
-        let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
-        rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).unwrap()
+    /// A `sleep 300` that is killed and reaped when dropped, so a failed
+    /// assertion leaves no process behind.
+    struct Sleeper(std::process::Child);
+
+    impl Sleeper {
+        fn spawn() -> Self {
+            Self(
+                std::process::Command::new("sleep")
+                    .arg("300")
+                    .spawn()
+                    .unwrap(),
+            )
+        }
+
+        fn pidfd(&self) -> OwnedFd {
+            let pid = rustix::process::Pid::from_raw(self.0.id() as i32).unwrap();
+            rustix::process::pidfd_open(pid, rustix::process::PidfdFlags::empty()).unwrap()
+        }
+    }
+
+    impl Drop for Sleeper {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
     }
 
     /// A wait returns when the process exits, not before; a wait raced
@@ -187,16 +209,13 @@ mod tests {
     /// that already fired returns at once (the registration re-arms).
     #[tokio::test]
     async fn a_wait_returns_at_the_exit_and_survives_being_cancelled() {
-        let mut child = std::process::Command::new("sleep")
-            .arg("300")
-            .spawn()
-            .unwrap();
-        let mut watched = WatchedPidfd::new(pidfd_of(&child)).unwrap();
+        let mut child = Sleeper::spawn();
+        let mut watched = WatchedPidfd::new(child.pidfd()).unwrap();
         tokio::select! {
             r = watched.exited() => panic!("exited early: {r:?}"),
             () = tokio::time::sleep(Duration::from_millis(20)) => {}
         }
-        child.kill().unwrap();
+        child.0.kill().unwrap();
         tokio::time::timeout(Duration::from_secs(10), watched.exited())
             .await
             .unwrap()
@@ -207,7 +226,7 @@ mod tests {
             .await
             .unwrap()
             .unwrap();
-        child.wait().unwrap();
+        child.0.wait().unwrap();
         let token = watched.token;
         drop(watched);
         assert!(!lock(watcher().unwrap()).contains_key(&token));
@@ -216,21 +235,14 @@ mod tests {
     /// Many children waited on at once each wake their own waiter.
     #[tokio::test]
     async fn each_exit_wakes_its_own_waiter() {
-        let mut children: Vec<_> = (0..8)
-            .map(|_| {
-                std::process::Command::new("sleep")
-                    .arg("300")
-                    .spawn()
-                    .unwrap()
-            })
-            .collect();
+        let mut children: Vec<_> = (0..8).map(|_| Sleeper::spawn()).collect();
         let mut watched: Vec<_> = children
             .iter()
-            .map(|c| WatchedPidfd::new(pidfd_of(c)).unwrap())
+            .map(|c| WatchedPidfd::new(c.pidfd()).unwrap())
             .collect();
         // Kill the odd ones only: their waits return, the others' do not.
         for c in children.iter_mut().skip(1).step_by(2) {
-            c.kill().unwrap();
+            c.0.kill().unwrap();
         }
         for (i, w) in watched.iter_mut().enumerate() {
             let r = tokio::time::timeout(
@@ -239,10 +251,6 @@ mod tests {
             )
             .await;
             assert_eq!(r.is_ok(), i % 2 == 1, "child {i}");
-        }
-        for c in &mut children {
-            let _ = c.kill();
-            c.wait().unwrap();
         }
     }
 }
