@@ -2,8 +2,8 @@
 //!
 //! `claude-agent` embeds the Claude Code CLI (`claude`) in Rust programs:
 //! it spawns the CLI, speaks its stream-json protocol, and gives you typed
-//! [`Message`](protocol::Message)s, callbacks (permissions, hooks,
-//! in-process MCP tools) and a lifecycle you can trust: every session shuts
+//! [`Message`](protocol::Message)s, callbacks (permissions, and with
+//! features hooks and in-process MCP tools) and a lifecycle you can trust: every session shuts
 //! down in order, escalating from EOF to SIGTERM to SIGKILL, and leaves no
 //! process behind.
 //!
@@ -80,9 +80,9 @@
 //!
 //! **Where to go next.** [`Client`](client::Client) for long-lived
 //! sessions, [`query`](client::query) for one-shot runs, [`callbacks`] for
-//! permissions, hooks and in-process MCP servers: these are the default
-//! build. The rest is behind features, so a
-//! program compiles only what it uses: `Host` (feature `host`) for many
+//! permission prompts: these are the default build. The rest is behind
+//! features, so a program compiles only what it uses: hooks (feature
+//! `hooks`), in-process MCP servers (feature `mcp`), `Host` (feature `host`) for many
 //! sessions with quotas and drain, `store` (feature `store`) and `sessions`
 //! (feature `sessions`) for transcripts that outlive a machine,
 //! `transcript` (feature `transcript`) for a correlated record of a run or

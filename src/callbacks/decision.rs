@@ -3,7 +3,9 @@
 use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 
-use crate::protocol::{HookOutput, PermissionResult};
+#[cfg(feature = "hooks")]
+use crate::protocol::HookOutput;
+use crate::protocol::PermissionResult;
 
 /// One answered (or failed) control request from the CLI.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,7 +20,8 @@ pub enum Decision {
         /// What the callback decided (before `updatedInput` defaulting).
         result: PermissionResult,
     },
-    /// A hook callback's output.
+    /// A hook callback's output (feature `hooks`).
+    #[cfg(feature = "hooks")]
     Hook {
         /// `hook_0`, ...
         callback_id: String,
@@ -30,7 +33,8 @@ pub enum Decision {
         /// other variants).
         output: Box<HookOutput>,
     },
-    /// A `tools/call` on an in-process MCP server.
+    /// A `tools/call` on an in-process MCP server (feature `mcp`).
+    #[cfg(feature = "mcp")]
     McpCall {
         /// The server.
         server: String,

@@ -10,8 +10,11 @@ use claude_agent_actors::{
 };
 
 use super::{Prompt, Query};
+#[cfg(feature = "mcp")]
 use crate::callbacks::mcp::SdkMcpServer;
-use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver, HookEventKind, HookMatcher};
+use crate::callbacks::{Callbacks, CanUseTool, DecisionObserver};
+#[cfg(feature = "hooks")]
+use crate::callbacks::{HookEventKind, HookMatcher};
 use crate::extensions::diagnostics::OnDiagnostic;
 use crate::extensions::{DynExtension, Extension};
 use crate::options::Options;
@@ -162,14 +165,16 @@ impl ClientBuilder {
         self
     }
 
-    /// Registers hook callbacks for `event`.
+    /// Registers hook callbacks for `event` (feature `hooks`).
+    #[cfg(feature = "hooks")]
     pub fn hook(mut self, event: impl Into<HookEventKind>, matcher: HookMatcher) -> Self {
         self.callbacks.hooks = std::mem::take(&mut self.callbacks.hooks).on(event, matcher);
         self
     }
 
     /// Adds an in-process MCP server; its tools are named
-    /// `mcp__<server>__<tool>` for the model.
+    /// `mcp__<server>__<tool>` for the model (feature `mcp`).
+    #[cfg(feature = "mcp")]
     pub fn mcp_server(mut self, server: SdkMcpServer) -> Self {
         self.callbacks = self.callbacks.with_mcp_server(server);
         self

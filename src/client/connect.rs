@@ -5,12 +5,13 @@ use std::sync::Arc;
 
 use claude_agent_actors::process::{ProcessSpec, UserAccount};
 use claude_agent_actors::{InboundHandler, Session, SessionConfig};
-use serde_json::Value;
 
 use super::{Client, ClientBuilder};
+use crate::Result;
 use crate::callbacks::DecisionObserver;
 use crate::discovery;
 use crate::extensions::diagnostics::DiagnosticsExtension;
+#[cfg(feature = "hooks")]
 use crate::extensions::hook_check::HookCheckExtension;
 use crate::extensions::mcp_check::McpCheckExtension;
 #[cfg(feature = "store")]
@@ -25,9 +26,8 @@ use crate::extensions::telemetry::TelemetryExtension;
 use crate::extensions::transcript::TranscriptExtension;
 use crate::extensions::version_warning::VersionWarningExtension;
 use crate::extensions::{ExtensionList, PreStart};
-use crate::options::{CommandContext, McpServerConfig, McpServers, OptionsError};
+use crate::options::CommandContext;
 use crate::telemetry::SessionTrace;
-use crate::{Error, Result};
 
 /// One connect's extensions, with the built-ins the client reads from
 /// while the session runs.
@@ -71,6 +71,7 @@ impl ClientBuilder {
         for e in &rt.extensions {
             list.push(e.clone());
         }
+        #[cfg(feature = "hooks")]
         list.push(Arc::new(HookCheckExtension::new(
             self.callbacks.hooks.clone(),
         )));
@@ -177,6 +178,7 @@ impl ClientBuilder {
         user: Option<UserAccount>,
         observers: Vec<DecisionObserver>,
     ) -> Result<(SessionConfig, Self)> {
+        #[cfg(feature = "mcp")]
         self.register_sdk_servers()?;
         // The session's own server list, shared with its Client.
         self.callbacks = self.callbacks.for_session();
@@ -224,52 +226,5 @@ impl ClientBuilder {
             config = config.label(label.clone());
         }
         Ok((config, self))
-    }
-
-    /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
-    fn register_sdk_servers(&mut self) -> Result<()> {
-        let configs: Vec<(String, McpServerConfig)> = self
-            .callbacks
-            .sdk_servers()
-            .iter()
-            .map(|s| (s.name().to_owned(), s.cli_config()))
-            .collect();
-        if configs.is_empty() {
-            return Ok(());
-        }
-        match &mut Arc::make_mut(&mut self.options).mcp_servers {
-            McpServers::Servers(list) => {
-                for (name, config) in configs {
-                    if !list.iter().any(|(n, _)| *n == name) {
-                        list.push((name, config));
-                    }
-                }
-                Ok(())
-            }
-            McpServers::Json(text) => {
-                let mut v: Value =
-                    serde_json::from_str(text).map_err(|source| OptionsError::Json {
-                        what: "mcp config",
-                        source,
-                    })?;
-                let servers = v
-                    .get_mut("mcpServers")
-                    .and_then(Value::as_object_mut)
-                    .ok_or_else(|| {
-                        Error::InvalidConfig("mcp config json has no mcpServers object".into())
-                    })?;
-                for (name, config) in configs {
-                    let config = serde_json::to_value(config)
-                        .map_err(|e| Error::Encode(crate::protocol::EncodeError(e)))?;
-                    servers.entry(name).or_insert(config);
-                }
-                *text = v.to_string();
-                Ok(())
-            }
-            McpServers::Path(p) => Err(Error::InvalidConfig(format!(
-                "in-process MCP servers cannot be combined with the mcp config file {}",
-                p.display()
-            ))),
-        }
     }
 }

@@ -1,6 +1,6 @@
-//! Changing a live session's MCP servers: in-process ones (served by this
-//! process through `mcp_message`) and external ones (run by the CLI), with
-//! the CLI's `mcp_set_servers` request.
+//! Changing a live session's MCP servers (feature `mcp`): in-process ones
+//! (served by this process through `mcp_message`) and external ones (run
+//! by the CLI), with the CLI's `mcp_set_servers` request.
 //!
 //! The CLI replaces, on each request, the servers earlier requests named
 //! and every in-process server with the set sent, so the session keeps the
@@ -10,10 +10,12 @@
 
 use serde_json::{Map, Value, json};
 
-use super::Client;
+use std::sync::Arc;
+
+use super::{Client, ClientBuilder};
 use crate::callbacks::mcp::SdkMcpServer;
 use crate::callbacks::mcp::live::{LiveServers, LiveSet};
-use crate::options::McpServerConfig;
+use crate::options::{McpServerConfig, McpServers, OptionsError};
 use crate::protocol::McpSetServersResult;
 use crate::{Error, Result};
 
@@ -170,6 +172,55 @@ impl Client {
                 live.replace(old);
                 Err(e)
             }
+        }
+    }
+}
+
+impl ClientBuilder {
+    /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
+    pub(super) fn register_sdk_servers(&mut self) -> Result<()> {
+        let configs: Vec<(String, McpServerConfig)> = self
+            .callbacks
+            .sdk_servers()
+            .iter()
+            .map(|s| (s.name().to_owned(), s.cli_config()))
+            .collect();
+        if configs.is_empty() {
+            return Ok(());
+        }
+        match &mut Arc::make_mut(&mut self.options).mcp_servers {
+            McpServers::Servers(list) => {
+                for (name, config) in configs {
+                    if !list.iter().any(|(n, _)| *n == name) {
+                        list.push((name, config));
+                    }
+                }
+                Ok(())
+            }
+            McpServers::Json(text) => {
+                let mut v: Value =
+                    serde_json::from_str(text).map_err(|source| OptionsError::Json {
+                        what: "mcp config",
+                        source,
+                    })?;
+                let servers = v
+                    .get_mut("mcpServers")
+                    .and_then(Value::as_object_mut)
+                    .ok_or_else(|| {
+                        Error::InvalidConfig("mcp config json has no mcpServers object".into())
+                    })?;
+                for (name, config) in configs {
+                    let config = serde_json::to_value(config)
+                        .map_err(|e| Error::Encode(crate::protocol::EncodeError(e)))?;
+                    servers.entry(name).or_insert(config);
+                }
+                *text = v.to_string();
+                Ok(())
+            }
+            McpServers::Path(p) => Err(Error::InvalidConfig(format!(
+                "in-process MCP servers cannot be combined with the mcp config file {}",
+                p.display()
+            ))),
         }
     }
 }

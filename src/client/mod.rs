@@ -11,6 +11,7 @@ mod controls;
 mod cwd;
 mod host_controls;
 mod launch;
+#[cfg(feature = "mcp")]
 mod mcp_servers;
 mod messages;
 mod prompt;
@@ -31,6 +32,7 @@ pub use client::Client;
 pub use controls::{ContextDetail, McpPromptMode, SettingsFile};
 pub use cwd::CwdChange;
 pub use launch::TransportFactory;
+#[cfg(feature = "mcp")]
 pub use mcp_servers::LiveMcpServer;
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};

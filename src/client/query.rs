@@ -197,9 +197,7 @@ pub(crate) struct RunPlan {
 impl RunPlan {
     pub(crate) fn of(builder: &ClientBuilder) -> Self {
         let callbacks = &builder.callbacks;
-        let needs_stdin = callbacks.can_use_tool.is_some()
-            || !callbacks.hooks.is_empty()
-            || !callbacks.mcp_servers.is_empty();
+        let needs_stdin = callbacks.answers_cli_requests();
         let configured = run_end::env_value(&builder.options, run_end::CEILING_ENV);
         let inherited = std::env::var_os(run_end::CEILING_ENV);
         let ceiling = run_end::ceiling(configured.as_deref(), inherited.as_deref());

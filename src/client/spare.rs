@@ -325,12 +325,15 @@ fn path_text(path: &Path) -> String {
 /// The in-process servers the spare registers at the start: the builder's
 /// own and any `sdk` entries of the options.
 fn sdk_server_names(builder: &ClientBuilder) -> Vec<String> {
+    #[cfg(feature = "mcp")]
     let mut names: Vec<String> = builder
         .callbacks
         .sdk_servers()
         .iter()
         .map(|s| s.name().to_owned())
         .collect();
+    #[cfg(not(feature = "mcp"))]
+    let mut names: Vec<String> = Vec::new();
     if let McpServers::Servers(list) = &builder.options.mcp_servers {
         for (name, config) in list {
             if matches!(config, McpServerConfig::Sdk { .. }) && !names.contains(name) {

@@ -69,6 +69,7 @@ mod list;
 mod report;
 
 pub(crate) mod diagnostics;
+#[cfg(feature = "hooks")]
 pub(crate) mod hook_check;
 pub(crate) mod mcp_check;
 #[cfg(feature = "store")]

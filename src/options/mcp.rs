@@ -97,7 +97,7 @@ pub enum McpServerConfig {
         /// The server name used in `mcp_message` requests.
         name: String,
         /// Per-call time limit for its tools, in milliseconds (see
-        /// [`SdkMcpServer::timeout`](crate::callbacks::mcp::SdkMcpServer::timeout)).
+        /// `SdkMcpServer::timeout`, feature `mcp`).
         #[serde(skip_serializing_if = "Option::is_none")]
         timeout: Option<u64>,
     },

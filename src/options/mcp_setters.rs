@@ -49,8 +49,7 @@ impl McpServerConfig {
     /// connect timeout, for the server before the first turn); `false`: all
     /// are deferred (`alwaysLoad`). For stdio, SSE and HTTP servers and a
     /// [`Raw`](Self::Raw) JSON object; an in-process server is returned
-    /// unchanged (use
-    /// [`SdkMcpServer::always_load`](crate::callbacks::mcp::SdkMcpServer::always_load)).
+    /// unchanged (use `SdkMcpServer::always_load`, feature `mcp`).
     pub fn always_load(mut self, on: bool) -> Self {
         match &mut self {
             Self::Stdio { always_load, .. }

@@ -8,10 +8,13 @@
 
 pub mod claim;
 pub mod context_usage;
+#[cfg(feature = "hooks")]
 pub mod hook_input;
+#[cfg(feature = "hooks")]
 pub mod hook_output;
 pub mod host_requests;
 pub mod initialize;
+#[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod permission;
 pub mod provenance;
@@ -27,9 +30,11 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 
 use self::claim::ClaimSession;
+#[cfg(feature = "hooks")]
 use self::hook_input::HookCallbackRequest;
 use self::host_requests::{FileSuggestions, McpCall, RegisterRepoRoot, SetHasSubscribers};
 use self::initialize::InitializeRequest;
+#[cfg(feature = "mcp")]
 use self::mcp::McpMessageRequest;
 use self::permission::PermissionRequest;
 use self::requests::{
@@ -133,10 +138,11 @@ tagged_enum! {
         ClaimSession(ClaimSession) = "claim_session",
         /// CLI -> SDK: may this tool run?
         CanUseTool(PermissionRequest) = "can_use_tool",
-        /// CLI -> SDK: run a registered hook callback.
-        HookCallback(HookCallbackRequest) = "hook_callback",
-        /// CLI -> SDK: a JSON-RPC message for an in-process MCP server.
-        McpMessage(McpMessageRequest) = "mcp_message",
+        /// CLI -> SDK: run a registered hook callback (feature `hooks`).
+        HookCallback(HookCallbackRequest) = "hook_callback" feature "hooks",
+        /// CLI -> SDK: a JSON-RPC message for an in-process MCP server
+        /// (feature `mcp`).
+        McpMessage(McpMessageRequest) = "mcp_message" feature "mcp",
         @other
         /// A subtype this version does not model.
         Other { subtype }
@@ -192,13 +198,20 @@ impl ControlRequestPayload {
             | P::GetBinaryVersion(r) => sdk_json(tag, r),
             // Tags included, as received or built.
             P::Other { raw, .. } => Ok(serde_json::value::to_raw_value(raw)?),
-            P::CanUseTool(_) | P::HookCallback(_) | P::McpMessage(_) => {
-                Err(EncodeError(serde::ser::Error::custom(format!(
-                    "`{tag}` is a request the CLI sends, not one the SDK sends to it"
-                ))))
-            }
+            P::CanUseTool(_) => Err(cli_only(tag)),
+            #[cfg(feature = "hooks")]
+            P::HookCallback(_) => Err(cli_only(tag)),
+            #[cfg(feature = "mcp")]
+            P::McpMessage(_) => Err(cli_only(tag)),
         }
     }
+}
+
+/// The refusal to write a request only the CLI sends.
+fn cli_only(tag: &str) -> EncodeError {
+    EncodeError(serde::ser::Error::custom(format!(
+        "`{tag}` is a request the CLI sends, not one the SDK sends to it"
+    )))
 }
 
 /// `{"subtype": tag, ...body}` as JSON text.

@@ -1,7 +1,9 @@
 //! `tagged_enum!`: an enum chosen by a string tag (`type`, `subtype`,
 //! `hook_event_name`, ...), with an `Other`-style variant that keeps unknown
 //! tags as raw JSON, an optional variant for a listed set of tags sharing
-//! one body type, and an optional suffix-matched variant.
+//! one body type, and an optional suffix-matched variant. A variant written
+//! `= "tag" feature "name"` exists only with that crate feature; without
+//! it, its tag is an unknown one.
 
 macro_rules! tagged_enum {
     (
@@ -9,7 +11,7 @@ macro_rules! tagged_enum {
         pub enum $name:ident = $label:literal, tag $tag:literal, builder $builder:ident {
             $(
                 $(#[$vmeta:meta])*
-                $var:ident($ty:ty) = $lit:literal,
+                $var:ident($ty:ty) = $lit:literal $(feature $feat:literal)?,
             )*
             $(
                 @listed
@@ -30,7 +32,7 @@ macro_rules! tagged_enum {
         #[derive(Debug, Clone, PartialEq)]
         #[non_exhaustive]
         pub enum $name {
-            $( $(#[$vmeta])* $var($ty), )*
+            $( $(#[cfg(feature = $feat)])? $(#[$vmeta])* $var($ty), )*
             $(
                 $(#[$lmeta])*
                 $lvar {
@@ -60,7 +62,7 @@ macro_rules! tagged_enum {
 
         #[doc(hidden)]
         pub(crate) enum $builder {
-            $( $var(<$ty as $crate::protocol::de::Wire>::Builder), )*
+            $( $(#[cfg(feature = $feat)])? $var(<$ty as $crate::protocol::de::Wire>::Builder), )*
             $( $lvar(String, <$lty as $crate::protocol::de::Wire>::Builder), )?
             $( $svar(String, <$sty as $crate::protocol::de::Wire>::Builder), )?
             $other($crate::protocol::de::RawBuilder),
@@ -69,7 +71,7 @@ macro_rules! tagged_enum {
         impl $crate::protocol::de::FieldSink for $builder {
             fn field<'de, D: ::serde::Deserializer<'de>>(&mut self, key: &str, d: D) -> Result<(), D::Error> {
                 match self {
-                    $( Self::$var(b) => b.field(key, d), )*
+                    $( $(#[cfg(feature = $feat)])? Self::$var(b) => b.field(key, d), )*
                     $( Self::$lvar(_, b) => b.field(key, d), )?
                     $( Self::$svar(_, b) => b.field(key, d), )?
                     Self::$other(b) => b.field(key, d),
@@ -86,7 +88,7 @@ macro_rules! tagged_enum {
             type Output = $name;
             fn finish(self) -> Result<$name, (&'static str, &'static str)> {
                 match self {
-                    $( Self::$var(b) => b.finish().map($name::$var), )*
+                    $( $(#[cfg(feature = $feat)])? Self::$var(b) => b.finish().map($name::$var), )*
                     $( Self::$lvar(kind, b) => b.finish().map(|body| $name::$lvar { kind, body }), )?
                     $( Self::$svar(kind, b) => b.finish().map(|body| $name::$svar { kind, body }), )?
                     Self::$other(b) => Ok($name::$other { $okey: b.tag, raw: b.map }),
@@ -100,7 +102,7 @@ macro_rules! tagged_enum {
             type Builder = $builder;
             fn select(tag: &str) -> $builder {
                 match tag {
-                    $( $lit => $builder::$var(Default::default()), )*
+                    $( $(#[cfg(feature = $feat)])? $lit => $builder::$var(Default::default()), )*
                     $( t @ ($($llit)|*) => $builder::$lvar(t.to_owned(), Default::default()), )?
                     $( t if t.ends_with($sfx) => $builder::$svar(t.to_owned(), Default::default()), )?
                     t => $builder::$other($crate::protocol::de::RawBuilder::new(t)),
@@ -112,7 +114,7 @@ macro_rules! tagged_enum {
             /// The tag value (e.g. the `type` or `subtype` member) of this value.
             pub fn tag(&self) -> &str {
                 match self {
-                    $( Self::$var(_) => $lit, )*
+                    $( $(#[cfg(feature = $feat)])? Self::$var(_) => $lit, )*
                     $( Self::$lvar { kind, .. } => kind, )?
                     $( Self::$svar { kind, .. } => kind, )?
                     Self::$other { $okey, .. } => $okey,
@@ -134,7 +136,7 @@ macro_rules! tagged_enum {
                     m.serialize_entry($tag, self.tag())?;
                 }
                 match self {
-                    $( Self::$var(v) => v.write_fields(m), )*
+                    $( $(#[cfg(feature = $feat)])? Self::$var(v) => v.write_fields(m), )*
                     $( Self::$lvar { body, .. } => body.write_fields(m), )?
                     $( Self::$svar { body, .. } => body.write_fields(m), )?
                     Self::$other { raw, .. } => {

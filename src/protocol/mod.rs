@@ -97,28 +97,35 @@ pub use builtin_tools::{BUILTIN_TOOLS, is_builtin_tool};
 pub use content::{Content, ContentBlock, ToolResultBlock};
 pub use control::claim::{ClaimReply, ClaimSession};
 pub use control::context_usage::{ContextCategory, ContextUsage};
+#[cfg(feature = "hooks")]
 pub use control::hook_input::event::HookEvent;
+#[cfg(feature = "hooks")]
 pub use control::hook_input::session::{
     ConfigChangeInput, InstructionsLoadedInput, ModelSwitchInput, PostCompactInput,
     PreCompactInput, SessionEndInput, SessionEndReason, SessionStartInput, SessionStartSource,
     SetupInput, StopFailureInput, StopInput, SubagentStartInput, SubagentStopInput,
 };
+#[cfg(feature = "hooks")]
 pub use control::hook_input::tool::{
     McpServerProvenance, PermissionDeniedInput, PermissionRequestInput, PostToolBatchInput,
     PostToolBatchToolCall, PostToolUseFailureInput, PostToolUseInput, PreSkillShellCommandInput,
     PreToolUseInput,
 };
+#[cfg(feature = "hooks")]
 pub use control::hook_input::workspace::{
     CwdChangedInput, DirectoryAddedInput, ElicitationInput, ElicitationResultInput,
     FileChangedInput, MessageDisplayInput, NotificationInput, TaskInput, TeammateIdleInput,
     UserPromptExpansionInput, UserPromptSubmitInput, WorktreeCreateInput, WorktreeRemoveInput,
 };
+#[cfg(feature = "hooks")]
 pub use control::hook_input::{HookCallbackRequest, HookCommon, HookInput};
+#[cfg(feature = "hooks")]
 pub use control::hook_output::specific::{
     AdditionalContextOutput, DecisionOutput, ElicitationOutput, HookSpecificOutput,
     MessageDisplayOutput, PermissionDeniedOutput, PermissionRequestOutput, PostToolUseOutput,
     PreToolUseOutput, PromptOutput, SessionStartOutput, WatchPathsOutput, WorktreeCreateOutput,
 };
+#[cfg(feature = "hooks")]
 pub use control::hook_output::{HookOutput, PermissionDecision};
 pub use control::host_requests::{
     BinaryVersion, FileSuggestion, FileSuggestions, FileSuggestionsReply, McpCall, McpCallResult,
@@ -128,6 +135,7 @@ pub use control::initialize::{
     AccountInfo, AgentInfo, InitializeAgent, InitializeHookMatcher, InitializeRequest, ModelInfo,
     ServerInfo, SlashCommand,
 };
+#[cfg(feature = "mcp")]
 pub use control::mcp::{
     JsonRpcError, JsonRpcId, JsonRpcKind, JsonRpcMessage, McpMessageRequest, McpResponse,
 };

@@ -85,6 +85,7 @@ impl From<&Decision> for DecisionRecord {
                     result,
                 }
             }
+            #[cfg(feature = "hooks")]
             Decision::Hook {
                 callback_id,
                 event,
@@ -96,6 +97,7 @@ impl From<&Decision> for DecisionRecord {
                 tool_use_id: tool_use_id.clone(),
                 output: serde_json::to_value(&**output).unwrap_or(Value::Null),
             },
+            #[cfg(feature = "mcp")]
             Decision::McpCall {
                 server,
                 tool,

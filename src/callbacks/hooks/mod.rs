@@ -10,6 +10,7 @@
 
 mod event_kind;
 mod matcher;
+pub(in crate::callbacks) mod route;
 mod support;
 
 use std::collections::BTreeMap;

@@ -30,6 +30,7 @@ pub(crate) mod live;
 mod prompt;
 mod resource;
 mod result;
+pub(in crate::callbacks) mod route;
 mod server;
 mod tool;
 

@@ -23,9 +23,8 @@ wire_struct! {
 
 wire_struct! {
     /// One hook matcher as the `initialize` request carries it: callback
-    /// ids, not callbacks. Register hooks with
-    /// [`callbacks::HookMatcher`](crate::callbacks::HookMatcher); this is what
-    /// it becomes on the wire.
+    /// ids, not callbacks. Register hooks with `callbacks::HookMatcher`
+    /// (feature `hooks`); this is what it becomes on the wire.
     #[derive(Default)]
     pub struct InitializeHookMatcher = "hook matcher", builder InitializeHookMatcherBuilder {
         /// Tool-name pattern, or null for all.

@@ -58,7 +58,8 @@ fn declared_subtypes() -> Vec<String> {
     source[start..end]
         .lines()
         .filter_map(|l| l.trim().split_once(") = \""))
-        .map(|(_, rest)| rest.trim_end_matches("\",").to_owned())
+        // `Variant(Type) = "tag",` or `... = "tag" feature "name",`.
+        .filter_map(|(_, rest)| rest.split('"').next().map(str::to_owned))
         .collect()
 }
 
