@@ -27,8 +27,10 @@ use claude_agent_actors::{CancellationToken, InboundHandler, InboundRequest};
 /// The permission callback, hooks and in-process MCP servers of a session.
 ///
 /// As an [`InboundHandler`] it answers `can_use_tool` with the permission
-/// callback, `hook_callback` with the hook registered under `callback_id`,
-/// `mcp_message` with the named server, and `elicitation` with the
+/// callback, `hook_callback` with the hook registered under `callback_id`
+/// (feature `hooks`), `mcp_message` with the named server (feature `mcp`;
+/// without a feature, its requests get an error reply naming it), and
+/// `elicitation` with the
 /// elicitation callback (a decline without one). Error replies: no permission
 /// callback, an unknown hook id, an undecodable request, a failing
 /// callback, any other subtype. An unknown MCP server is answered, like the

@@ -7,10 +7,13 @@
 //! current set ([`LiveSet`]) and every change sends all of it. External
 //! servers given in [`Options`](crate::options::Options) at start are not part of
 //! it: the CLI keeps them whatever the set says.
-
-use serde_json::{Map, Value, json};
+//!
+//! At connect, the builder's in-process servers are written into the
+//! options' MCP config as `{"type": "sdk"}` entries.
 
 use std::sync::Arc;
+
+use serde_json::{Map, Value, json};
 
 use super::{Client, ClientBuilder};
 use crate::callbacks::mcp::SdkMcpServer;

@@ -13,6 +13,7 @@ use crate::callbacks::decision::Observers;
 use crate::callbacks::route::{HOOK_CALLBACK, Routed, decode, failed};
 use crate::protocol::HookCallbackRequest;
 
+/// Routes one `hook_callback` request to its hook.
 pub(in crate::callbacks) fn route(
     hooks: &Hooks,
     observers: &Observers,

@@ -12,6 +12,8 @@ use crate::callbacks::Decision;
 use crate::callbacks::decision::Observers;
 use crate::callbacks::route::Routed;
 
+/// Routes one `mcp_message` request to the server `find` returns for its
+/// `server_name`.
 pub(in crate::callbacks) fn route(
     find: impl FnOnce(&str) -> Option<SdkMcpServer>,
     observers: &Observers,
