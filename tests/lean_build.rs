@@ -3,18 +3,30 @@
 //! in-process MCP servers), built and run by cargo. The tests here are
 //! always built with every feature, so only a separate crate shows what the
 //! default build does when a CLI sends `hook_callback` or `mcp_message`:
-//! an error reply naming the feature, not a panic or silence.
+//! the request decodes as an unknown subtype, kept whole, and is answered
+//! with an error reply naming the feature, not a panic or silence.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
 use std::process::Command;
 
-const MAIN: &str = r#"
+const MAIN: &str = r##"
 use claude_agent::callbacks::Callbacks;
+use claude_agent::protocol::{ControlRequestPayload, StdoutFrame, parse_line};
 use claude_agent::runtime::{CancellationToken, InboundHandler, InboundRequest};
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    let line = br#"{"type":"control_request","request_id":"r0","request":{"subtype":"hook_callback","callback_id":"hook_0","input":{}}}"#;
+    match parse_line(line) {
+        Ok(StdoutFrame::ControlRequest(r)) => match r.request {
+            ControlRequestPayload::Other { subtype, raw } => {
+                println!("{subtype} decodes as an unknown subtype with {} members", raw.len())
+            }
+            other => println!("{} decodes as a known subtype", other.tag()),
+        },
+        other => println!("not a control request: {other:?}"),
+    }
     let requests = [
         ("hook_callback", serde_json::json!({"subtype": "hook_callback",
             "callback_id": "hook_0", "input": {"hook_event_name": "Stop"}})),
@@ -29,7 +41,7 @@ async fn main() {
         }
     }
 }
-"#;
+"##;
 
 #[test]
 fn the_default_build_refuses_hook_and_mcp_requests_naming_the_feature() {
@@ -71,6 +83,7 @@ fn the_default_build_refuses_hook_and_mcp_requests_naming_the_feature() {
     assert_eq!(
         lines,
         [
+            "hook_callback decodes as an unknown subtype with 3 members",
             "hook_callback refused: hook_callback needs claude-agent's `hooks` feature, which this build does not have",
             "mcp_message refused: mcp_message needs claude-agent's `mcp` feature, which this build does not have",
         ],
