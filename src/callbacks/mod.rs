@@ -49,6 +49,7 @@ pub mod elicitation;
 mod error;
 #[cfg(feature = "hooks")]
 pub mod hooks;
+pub(crate) mod live_servers;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod permission;

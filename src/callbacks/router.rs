@@ -12,10 +12,9 @@ use super::decision::{DecisionObserver, Observers};
 use super::elicitation::{self, OnElicitation};
 #[cfg(feature = "hooks")]
 use super::hooks::Hooks;
+use super::live_servers::LiveServers;
 #[cfg(feature = "mcp")]
 use super::mcp::SdkMcpServer;
-#[cfg(feature = "mcp")]
-use super::mcp::live::LiveServers;
 use super::permission::{self, CanUseTool, PermissionContext};
 #[cfg(not(all(feature = "hooks", feature = "mcp")))]
 use super::route::needs_feature;
@@ -51,9 +50,9 @@ pub struct Callbacks {
     observers: Observers,
     /// Answers `request_user_dialog` for the kinds it declares.
     pub(super) user_dialog: Option<DialogHandler>,
-    /// A running session's servers (set by [`Callbacks::for_session`]);
-    /// when set, it is what `mcp_message` looks names up in.
-    #[cfg(feature = "mcp")]
+    /// A running session's changeable servers (set by
+    /// [`Callbacks::for_session`]); when set, it is where `mcp_message`
+    /// looks names up.
     live: Option<LiveServers>,
 }
 
@@ -67,10 +66,11 @@ impl Callbacks {
             return false;
         }
         #[cfg(feature = "mcp")]
-        if !self.mcp_servers.is_empty() || self.live.is_some() {
+        if !self.mcp_servers.is_empty() {
             return false;
         }
         self.can_use_tool.is_none()
+            && self.live.is_none()
             && self.on_elicitation.is_none()
             && self.observers.is_empty()
             && self.user_dialog.is_none()
@@ -153,21 +153,20 @@ impl Callbacks {
         self
     }
 
-    /// A copy for one session, whose in-process servers start as
-    /// `mcp_servers` and can then change while it runs.
+    /// A copy for one session, whose MCP servers (in-process ones starting
+    /// as `mcp_servers`) can then change while it runs.
     pub(crate) fn for_session(&self) -> Self {
-        #[allow(unused_mut)]
         let mut callbacks = self.clone();
         #[cfg(feature = "mcp")]
-        {
-            callbacks.live = Some(LiveServers::new(self.mcp_servers.clone()));
-        }
+        let live = LiveServers::new(self.mcp_servers.clone());
+        #[cfg(not(feature = "mcp"))]
+        let live = LiveServers::default();
+        callbacks.live = Some(live);
         callbacks
     }
 
     /// The session's changeable servers (`None` before
     /// [`for_session`](Self::for_session)).
-    #[cfg(feature = "mcp")]
     pub(crate) fn live_servers(&self) -> Option<&LiveServers> {
         self.live.as_ref()
     }

@@ -1,6 +1,7 @@
-//! Changing a live session's MCP servers (feature `mcp`): in-process ones
-//! (served by this process through `mcp_message`) and external ones (run
-//! by the CLI), with the CLI's `mcp_set_servers` request.
+//! Changing a live session's MCP servers with the CLI's `mcp_set_servers`
+//! request: external ones (run or reached by the CLI) on every build, and
+//! in-process ones (served by this process through `mcp_message`) with
+//! the feature `mcp`.
 //!
 //! The CLI replaces, on each request, the servers earlier requests named
 //! and every in-process server with the set sent, so the session keeps the
@@ -11,14 +12,20 @@
 //! At connect, the builder's in-process servers are written into the
 //! options' MCP config as `{"type": "sdk"}` entries.
 
+#[cfg(feature = "mcp")]
 use std::sync::Arc;
 
 use serde_json::{Map, Value, json};
 
-use super::{Client, ClientBuilder};
+use super::Client;
+#[cfg(feature = "mcp")]
+use super::ClientBuilder;
+use crate::callbacks::live_servers::{LiveServers, LiveSet};
+#[cfg(feature = "mcp")]
 use crate::callbacks::mcp::SdkMcpServer;
-use crate::callbacks::mcp::live::{LiveServers, LiveSet};
-use crate::options::{McpServerConfig, McpServers, OptionsError};
+use crate::options::McpServerConfig;
+#[cfg(feature = "mcp")]
+use crate::options::{McpServers, OptionsError};
 use crate::protocol::McpSetServersResult;
 use crate::{Error, Result};
 
@@ -26,13 +33,16 @@ use crate::{Error, Result};
 #[derive(Debug, Clone)]
 #[non_exhaustive]
 pub enum LiveMcpServer {
-    /// Served by this process; its name is its key in the set.
+    /// Served by this process; its name is its key in the set (feature
+    /// `mcp`).
+    #[cfg(feature = "mcp")]
     InProcess(SdkMcpServer),
     /// Run or reached by the CLI (stdio, SSE, HTTP). Its `env` and
     /// `headers` travel over stdin, never on a command line.
     External(McpServerConfig),
 }
 
+#[cfg(feature = "mcp")]
 impl From<SdkMcpServer> for LiveMcpServer {
     fn from(server: SdkMcpServer) -> Self {
         Self::InProcess(server)
@@ -51,7 +61,8 @@ impl Client {
     /// those left out and connects the new ones before it answers.
     /// External servers given in the options at start stay.
     ///
-    /// An in-process server's key must be its own name.
+    /// An in-process server's key must be its own name. Without the
+    /// feature `mcp` every server is external.
     pub async fn mcp_set_servers<I, S>(&self, servers: I) -> Result<McpSetServersResult>
     where
         I: IntoIterator<Item = (S, LiveMcpServer)>,
@@ -61,22 +72,16 @@ impl Client {
         for (name, server) in servers {
             let name = name.into();
             match server {
+                #[cfg(feature = "mcp")]
                 LiveMcpServer::InProcess(s) if s.name() != name => {
                     return Err(Error::InvalidConfig(format!(
                         "the in-process MCP server {:?} is keyed {name:?}; its key must be its name",
                         s.name()
                     )));
                 }
-                LiveMcpServer::InProcess(s) => {
-                    set.in_process.retain(|old| old.name() != name);
-                    set.external.retain(|(old, _)| *old != name);
-                    set.in_process.push(s);
-                }
-                LiveMcpServer::External(config) => {
-                    set.in_process.retain(|old| old.name() != name);
-                    set.external.retain(|(old, _)| *old != name);
-                    set.external.push((name, config));
-                }
+                #[cfg(feature = "mcp")]
+                LiveMcpServer::InProcess(s) => set.put_in_process(s),
+                LiveMcpServer::External(config) => set.put_external(name, config),
             }
         }
         let live = self.live()?;
@@ -85,15 +90,10 @@ impl Client {
     }
 
     /// Adds (or replaces) an in-process server on the live session; its
-    /// tools are then `mcp__<name>__<tool>` for the model.
+    /// tools are then `mcp__<name>__<tool>` for the model (feature `mcp`).
+    #[cfg(feature = "mcp")]
     pub async fn add_mcp_server(&self, server: SdkMcpServer) -> Result<McpSetServersResult> {
-        self.change_set(|set| {
-            let name = server.name().to_owned();
-            set.in_process.retain(|s| s.name() != name);
-            set.external.retain(|(n, _)| *n != name);
-            set.in_process.push(server);
-        })
-        .await
+        self.change_set(|set| set.put_in_process(server)).await
     }
 
     /// Adds (or replaces) an external server on the live session.
@@ -103,25 +103,17 @@ impl Client {
         config: McpServerConfig,
     ) -> Result<McpSetServersResult> {
         let name = name.into();
-        self.change_set(|set| {
-            set.in_process.retain(|s| s.name() != name);
-            set.external.retain(|(n, _)| *n != name);
-            set.external.push((name, config));
-        })
-        .await
+        self.change_set(|set| set.put_external(name, config)).await
     }
 
     /// Removes an in-process server, or an external one a live change
     /// added, from the session.
     pub async fn remove_mcp_server(&self, name: &str) -> Result<McpSetServersResult> {
-        self.change_set(|set| {
-            set.in_process.retain(|s| s.name() != name);
-            set.external.retain(|(n, _)| n != name);
-        })
-        .await
+        self.change_set(|set| set.remove(name)).await
     }
 
-    /// The in-process servers the session answers for now.
+    /// The in-process servers the session answers for now (feature `mcp`).
+    #[cfg(feature = "mcp")]
     pub fn in_process_mcp_servers(&self) -> Vec<String> {
         self.live()
             .map(|l| {
@@ -155,6 +147,7 @@ impl Client {
     /// server find it) and sends it; a failed request restores the old set.
     async fn send_set(&self, live: &LiveServers, set: LiveSet) -> Result<McpSetServersResult> {
         let mut servers = Map::new();
+        #[cfg(feature = "mcp")]
         for s in &set.in_process {
             servers.insert(
                 s.name().to_owned(),
@@ -179,6 +172,7 @@ impl Client {
     }
 }
 
+#[cfg(feature = "mcp")]
 impl ClientBuilder {
     /// Writes each in-process server into `--mcp-config` as `{"type":"sdk"}`.
     pub(super) fn register_sdk_servers(&mut self) -> Result<()> {

@@ -11,7 +11,6 @@ mod controls;
 mod cwd;
 mod host_controls;
 mod launch;
-#[cfg(feature = "mcp")]
 mod mcp_servers;
 mod messages;
 mod prompt;
@@ -32,7 +31,6 @@ pub use client::Client;
 pub use controls::{ContextDetail, McpPromptMode, SettingsFile};
 pub use cwd::CwdChange;
 pub use launch::TransportFactory;
-#[cfg(feature = "mcp")]
 pub use mcp_servers::LiveMcpServer;
 pub use prompt::Prompt;
 pub use query::{Query, QueryPrompt, query};

@@ -26,7 +26,6 @@ mod call;
 mod hints_tests;
 mod in_flight;
 pub mod jsonrpc;
-pub(crate) mod live;
 mod prompt;
 mod resource;
 mod result;
