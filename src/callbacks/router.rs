@@ -61,15 +61,8 @@ impl Callbacks {
     /// (what lets a host hand such a session a pre-started CLI).
     #[cfg(feature = "host")]
     pub(crate) fn is_empty(&self) -> bool {
-        #[cfg(feature = "hooks")]
-        if !self.hooks.is_empty() {
-            return false;
-        }
-        #[cfg(feature = "mcp")]
-        if !self.mcp_servers.is_empty() {
-            return false;
-        }
-        self.can_use_tool.is_none()
+        !self.registers_with_cli()
+            && self.can_use_tool.is_none()
             && self.live.is_none()
             && self.on_elicitation.is_none()
             && self.observers.is_empty()
@@ -105,6 +98,12 @@ impl Callbacks {
     /// permission callback, a hook, an in-process server): a one-shot run
     /// keeps the CLI's stdin open for them.
     pub(crate) fn answers_cli_requests(&self) -> bool {
+        self.registers_with_cli() || self.can_use_tool.is_some()
+    }
+
+    /// Whether a hook or an in-process server is registered with the CLI at
+    /// `initialize` (each a feature, so the checks are here once).
+    fn registers_with_cli(&self) -> bool {
         #[cfg(feature = "hooks")]
         if !self.hooks.is_empty() {
             return true;
@@ -113,7 +112,7 @@ impl Callbacks {
         if !self.mcp_servers.is_empty() {
             return true;
         }
-        self.can_use_tool.is_some()
+        false
     }
 
     /// Sets the permission callback.
